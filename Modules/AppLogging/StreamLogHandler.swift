@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A handler that writes one line per record to standard error or standard output.
+///
+/// Each line is written with a single `write(2)`, so lines from concurrent tasks do not interleave.
+public struct StreamLogHandler: LogHandler {
+    /// Where lines go.
+    public enum Stream: Sendable {
+        /// File descriptor 2.
+        case standardError
+        /// File descriptor 1.
+        case standardOutput
+    }
+
+    /// How a record becomes a line.
+    public enum Format: Sendable {
+        /// `2026-11-30T06:00:00Z info swiftyd: message key=value`.
+        case text
+        /// One JSON object per line, with `ts`, `level`, `label`, `msg` and the metadata.
+        case json
+    }
+
+    private let descriptor: Int32
+    private let format: Format
+
+    /// Creates a handler.
+    /// - Parameters:
+    ///   - stream: Where lines go.
+    ///   - format: How a record becomes a line.
+    public init(stream: Stream, format: Format) {
+        self.descriptor = stream == .standardError ? 2 : 1
+        self.format = format
+    }
+
+    /// Writes the record as one line.
+    public func log(_ record: LogRecord) {
+        var line = format == .json ? LogLineFormatter.json(record) : LogLineFormatter.text(record)
+        line.append("\n")
+        line.withUTF8 { buffer in
+            var offset = 0
+            // Bounded: each iteration writes at least one byte or gives up.
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+    }
+}

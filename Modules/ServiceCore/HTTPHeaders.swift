@@ -1,0 +1,121 @@
+/// An ordered list of header fields with case-insensitive lookup.
+///
+/// Order and repeated names are kept exactly as added, so what a middleware signs is what the
+/// transport sends.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field.
+    public struct Field: Sendable, Equatable {
+        /// The field name as given.
+        public var name: String
+        /// The field value.
+        public var value: String
+
+        /// Creates a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields, in order.
+    public private(set) var fields: [Field]
+
+    /// Creates an empty list.
+    public init() { fields = [] }
+
+    /// Creates a list from fields, in order.
+    public init(_ fields: [Field]) { self.fields = fields }
+
+    /// Creates a list from `(name, value)` pairs, in order.
+    public init(_ pairs: [(String, String)]) { fields = pairs.map { Field(name: $0.0, value: $0.1) } }
+
+    /// Creates a list from a literal, in source order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The first value for `name` (case-insensitive), or `nil`; setting replaces every field
+    /// of that name with one (or removes them all for `nil`).
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
+        set {
+            if let newValue { replaceOrAdd(name: name, value: newValue) } else { remove(name: name) }
+        }
+    }
+
+    /// Every value for `name` (case-insensitive), in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` (case-insensitive) is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// Appends a field, keeping any existing ones of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field, at the position of the first, or
+    /// appends it.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        guard let first = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) else {
+            fields.append(Field(name: name, value: value))
+            return
+        }
+        fields[first] = Field(name: name, value: value)
+        var index = fields.index(after: first)
+        while index < fields.endIndex {
+            if fields[index].name.equalsIgnoringASCIICase(name) { fields.remove(at: index) } else { index += 1 }
+        }
+    }
+
+    /// Removes every field named `name` (case-insensitive).
+    public mutating func remove(name: String) {
+        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// Adds every field of `other` after these.
+    public mutating func append(contentsOf other: HTTPHeaders) {
+        fields.append(contentsOf: other.fields)
+    }
+
+    /// A copy in which the values of the named fields (case-insensitive) read `[REDACTED]`.
+    public func redacting(_ names: Set<String>) -> HTTPHeaders {
+        let lowered = Set(names.map { $0.lowercased() })
+        return HTTPHeaders(
+            fields.map { lowered.contains($0.name.lowercased()) ? Field(name: $0.name, value: "[REDACTED]") : $0 }
+        )
+    }
+
+    /// The header names redacted in logs by default: credentials and signatures.
+    public static let sensitiveNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "signature", "signature-input",
+    ]
+}
+
+extension String {
+    /// Compares ASCII case-insensitively without allocating (header names are ASCII tokens).
+    package func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        let lhs = utf8
+        let rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        for (a, b) in zip(lhs, rhs) where a != b {
+            let la = (a >= 65 && a <= 90) ? a | 0x20 : a
+            let lb = (b >= 65 && b <= 90) ? b | 0x20 : b
+            if la != lb { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,43 @@
+public import AppLogging
+
+/// What a ``Middleware`` knows about the request besides its bytes.
+public struct MiddlewareContext: Sendable {
+    /// The feature module sending the request, for example `UserModule`.
+    public var module: String
+    /// The service case, for example `profile` (the case name only: associated values are
+    /// not included, so secrets in them never reach logs).
+    public var operation: String
+    /// The attempt number, from 1. A retrying middleware increases it before calling `next`.
+    public var attempt: Int
+    /// An identifier for the logical request, the same across its attempts.
+    public var requestID: String
+    /// The retry class and timeout of the case.
+    public var policy: RequestPolicy
+    /// A logger with `module`, `operation` and `request_id` metadata set.
+    public var logger: Logger
+
+    /// Creates a context.
+    public init(
+        module: String,
+        operation: String,
+        attempt: Int = 1,
+        requestID: String,
+        policy: RequestPolicy,
+        logger: Logger
+    ) {
+        self.module = module
+        self.operation = operation
+        self.attempt = attempt
+        self.requestID = requestID
+        self.policy = policy
+        self.logger = logger
+    }
+}
+
+extension MiddlewareContext {
+    /// The context of the service call the current task is sending, or `nil` outside one.
+    ///
+    /// ``ServiceClient`` binds it around the middleware chain, so a transport (such as the test
+    /// kit's mock, which scripts answers per service case) can see which case it is sending.
+    @TaskLocal public static var current: MiddlewareContext?
+}

@@ -1,0 +1,186 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// MARK: - Feature modules
+// One line per feature module, sorted. `new-module` inserts a line here; each entry becomes
+// `Modules/<Name>` (depending on ServiceCore only) and `Tests/<Name>Tests`.
+let featureModules: [String] = [
+    "FeedModule",
+    "PaymentModule",
+    "UserModule",
+]
+
+let package = Package(
+    name: "Swifty",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ServiceCore", targets: ["ServiceCore"]),
+        .library(name: "ServiceTesting", targets: ["ServiceTesting"]),
+        .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
+        .library(name: "CurlTransport", targets: ["CurlTransport"]),
+        .library(name: "RequestSigning", targets: ["RequestSigning"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .executable(name: "swiftyd", targets: ["swiftyd"]),
+        .executable(name: "sandbox-upstreams", targets: ["sandbox-upstreams"]),
+        .executable(name: "swifty-sign", targets: ["swifty-sign"]),
+        .executable(name: "new-module", targets: ["new-module"]),
+        .executable(name: "swifty-bench", targets: ["swifty-bench"]),
+    ],
+    targets: []
+)
+
+// MARK: - Logging
+package.targets += [
+    .target(name: "AppLogging", path: "Modules/AppLogging"),
+    .testTarget(name: "AppLoggingTests", dependencies: ["AppLogging"], path: "Tests/AppLoggingTests"),
+]
+
+// MARK: - Core
+package.targets += [
+    .target(name: "ServiceCore", dependencies: ["AppLogging"], path: "Modules/ServiceCore"),
+    .testTarget(
+        name: "ServiceCoreTests",
+        dependencies: ["ServiceCore", "ServiceTesting", "AppLogging"],
+        path: "Tests/ServiceCoreTests"
+    ),
+]
+
+// MARK: - Transports
+package.targets += [
+    .target(name: "URLSessionTransport", dependencies: ["ServiceCore"], path: "Modules/URLSessionTransport"),
+    .testTarget(
+        name: "URLSessionTransportTests",
+        dependencies: ["URLSessionTransport", "ServiceCore", "ServiceTesting", "HTTPServer"],
+        path: "Tests/URLSessionTransportTests"
+    ),
+    .systemLibrary(
+        name: "CCurl",
+        path: "Modules/CCurl",
+        pkgConfig: "libcurl",
+        providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
+    .target(name: "CurlTransport", dependencies: ["ServiceCore", "CCurl"], path: "Modules/CurlTransport"),
+    .testTarget(
+        name: "CurlTransportTests",
+        dependencies: ["CurlTransport", "ServiceCore", "ServiceTesting", "HTTPServer", "URLSessionTransport"],
+        path: "Tests/CurlTransportTests"
+    ),
+]
+
+// MARK: - HTTP server
+package.targets += [
+    .systemLibrary(
+        name: "CMicroHTTPD",
+        path: "Modules/CMicroHTTPD",
+        pkgConfig: "libmicrohttpd",
+        providers: [.apt(["libmicrohttpd-dev"])]
+    ),
+    .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "AppLogging"], path: "Modules/HTTPServer"),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
+]
+
+// MARK: - Test kit
+package.targets += [
+    .target(name: "ServiceTesting", dependencies: ["ServiceCore", "HTTPServer"], path: "Modules/ServiceTesting"),
+    .testTarget(
+        name: "ServiceTestingTests",
+        dependencies: ["ServiceTesting", "ServiceCore", "HTTPServer"],
+        path: "Tests/ServiceTestingTests"
+    ),
+]
+
+// MARK: - Signing
+package.targets += [
+    .systemLibrary(
+        name: "COpenSSL",
+        path: "Modules/COpenSSL",
+        pkgConfig: "libcrypto",
+        providers: [.apt(["libssl-dev"])]
+    ),
+    .target(name: "RequestSigning", dependencies: ["ServiceCore", "COpenSSL"], path: "Modules/RequestSigning"),
+    .testTarget(
+        name: "RequestSigningTests",
+        dependencies: ["RequestSigning", "ServiceCore", "ServiceTesting"],
+        path: "Tests/RequestSigningTests",
+        resources: [.copy("Vectors")]
+    ),
+]
+
+// MARK: - Feature modules (expanded from `featureModules`)
+for name in featureModules {
+    package.targets += [
+        .target(name: name, dependencies: ["ServiceCore"], path: "Modules/\(name)"),
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [.target(name: name), "ServiceCore", "ServiceTesting"],
+            path: "Tests/\(name)Tests"
+        ),
+    ]
+}
+
+// MARK: - Apps
+package.targets += [
+    .target(
+        name: "SandboxUpstreams",
+        dependencies: ["HTTPServer", "RequestSigning", "AppLogging"],
+        path: "Apps/SandboxUpstreams"
+    ),
+    .testTarget(
+        name: "SandboxUpstreamsTests",
+        dependencies: ["SandboxUpstreams", "RequestSigning", "ServiceCore", "ServiceTesting", "URLSessionTransport"],
+        path: "Tests/SandboxUpstreamsTests"
+    ),
+    .executableTarget(
+        name: "sandbox-upstreams",
+        dependencies: ["SandboxUpstreams"],
+        path: "Apps/sandbox-upstreams"
+    ),
+    .target(
+        name: "SwiftyDaemon",
+        dependencies: [
+            "AppLogging", "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport",
+            "SandboxUpstreams",
+        ] + featureModules.map { .target(name: $0) },
+        path: "Apps/SwiftyDaemon"
+    ),
+    .executableTarget(name: "swiftyd", dependencies: ["SwiftyDaemon"], path: "Apps/swiftyd"),
+    .testTarget(
+        name: "SwiftyDaemonTests",
+        dependencies: ["SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer"],
+        path: "Tests/SwiftyDaemonTests"
+    ),
+]
+
+// MARK: - Tools
+package.targets += [
+    .target(name: "ModuleScaffolding", path: "Tools/new-module/ModuleScaffolding"),
+    .executableTarget(name: "new-module", dependencies: ["ModuleScaffolding"], path: "Tools/new-module/CLI"),
+    .testTarget(
+        name: "ModuleScaffoldingTests",
+        dependencies: ["ModuleScaffolding", "new-module"],
+        path: "Tests/ModuleScaffoldingTests"
+    ),
+    .target(name: "SigningTool", dependencies: ["RequestSigning"], path: "Tools/swifty-sign/SigningTool"),
+    .executableTarget(name: "swifty-sign", dependencies: ["SigningTool"], path: "Tools/swifty-sign/CLI"),
+    .testTarget(
+        name: "SigningToolTests",
+        dependencies: ["SigningTool", "RequestSigning", "swifty-sign"],
+        path: "Tests/SigningToolTests"
+    ),
+    .executableTarget(
+        name: "swifty-bench",
+        dependencies: [
+            "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport", "AppLogging",
+        ],
+        path: "Tools/bench/swifty-bench"
+    ),
+]
+
+// MARK: - Strict settings for every Swift target
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}
