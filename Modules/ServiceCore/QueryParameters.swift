@@ -1,0 +1,82 @@
+/// An ordered list of named query or form values.
+///
+/// Build it from a literal; a `nil` value leaves its name out, so optional parameters need no
+/// `if`:
+///
+/// ```swift
+/// .query(["cursor": cursor.map(QueryValue.string), "limit": .int(limit), "tags": ["a", "b"]])
+/// ```
+public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLiteral {
+    /// One named value.
+    public struct Item: Sendable, Hashable {
+        /// The name, unencoded.
+        public var name: String
+        /// The value.
+        public var value: QueryValue
+
+        /// Creates an item.
+        public init(name: String, value: QueryValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The items, in order.
+    public var items: [Item]
+    /// How the items become text.
+    public var encoding: QueryEncoding
+
+    /// Creates parameters from items.
+    public init(_ items: [Item] = [], encoding: QueryEncoding = .default) {
+        self.items = items
+        self.encoding = encoding
+    }
+
+    /// Creates parameters from a literal, in source order, leaving out `nil` values.
+    public init(dictionaryLiteral elements: (String, QueryValue?)...) {
+        self.items = elements.compactMap { name, value in value.map { Item(name: name, value: $0) } }
+        self.encoding = .default
+    }
+
+    /// Whether there are no items.
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// The `(name, text)` pairs after applying the array and boolean rules, unencoded.
+    public var pairs: [(name: String, value: String)] {
+        var result: [(name: String, value: String)] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            append(item.value, named: item.name, to: &result)
+        }
+        return result
+    }
+
+    private func append(_ value: QueryValue, named name: String, to result: inout [(name: String, value: String)]) {
+        guard case .array(let values) = value else {
+            result.append((name, value.text(bools: encoding.bools) ?? ""))
+            return
+        }
+        switch encoding.arrays {
+        case .repeatedKey:
+            for element in values { append(element, named: name, to: &result) }
+        case .brackets:
+            for element in values { append(element, named: name + "[]", to: &result) }
+        case .commaSeparated:
+            guard !values.isEmpty else { return }
+            let texts = values.map { $0.text(bools: encoding.bools) ?? "" }
+            result.append((name, texts.joined(separator: ",")))
+        }
+    }
+
+    /// The RFC 3986 query string (without `?`): names and values percent-encoded, space as `%20`.
+    public var percentEncodedQuery: String {
+        pairs.map { PercentEncoding.queryComponent($0.name) + "=" + PercentEncoding.queryComponent($0.value) }
+            .joined(separator: "&")
+    }
+
+    /// The `application/x-www-form-urlencoded` body text: space as `+`.
+    public var formEncoded: String {
+        pairs.map { PercentEncoding.formComponent($0.name) + "=" + PercentEncoding.formComponent($0.value) }
+            .joined(separator: "&")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+extension RequestTask {
+    /// The query and body a task produces.
+    struct Encoded {
+        var query: QueryParameters?
+        var body: Data?
+        var contentType: String?
+    }
+
+    /// Encodes the task.
+    /// - Parameters:
+    ///   - encoder: The encoder for `.json` tasks that do not bring their own.
+    ///   - boundary: Makes a multipart boundary when the task gives none.
+    /// - Throws: ``RequestTaskEncodingError`` when a body cannot be encoded.
+    func encoded(encoder: JSONEncoder, boundary: () -> String) throws -> Encoded {
+        switch self {
+        case .plain:
+            return Encoded()
+        case .query(let parameters):
+            return Encoded(query: parameters)
+        case .json(let value, let custom):
+            do {
+                return Encoded(body: try (custom ?? encoder).encode(value), contentType: "application/json")
+            } catch {
+                throw RequestTaskEncodingError(message: "the JSON body could not be encoded: \(error)")
+            }
+        case .form(let parameters):
+            return Encoded(
+                body: Data(parameters.formEncoded.utf8),
+                contentType: "application/x-www-form-urlencoded"
+            )
+        case .multipart(let parts, let given):
+            let chosen = given ?? boundary()
+            guard MultipartEncoder.isValidBoundary(chosen) else {
+                throw RequestTaskEncodingError(
+                    message: "multipart boundary \"\(chosen)\" is not 1-70 characters of RFC 2046's set"
+                )
+            }
+            return Encoded(
+                body: MultipartEncoder.encode(parts, boundary: chosen),
+                contentType: "multipart/form-data; boundary=\(chosen)"
+            )
+        case .data(let data, let contentType):
+            return Encoded(body: data, contentType: contentType)
+        case .queryAndBody(let parameters, let bodyTask):
+            if case .queryAndBody = bodyTask {
+                throw RequestTaskEncodingError(message: "queryAndBody cannot nest another queryAndBody")
+            }
+            var inner = try bodyTask.encoded(encoder: encoder, boundary: boundary)
+            if let innerQuery = inner.query {
+                var merged = parameters
+                merged.items += innerQuery.items
+                inner.query = merged
+            } else {
+                inner.query = parameters
+            }
+            return inner
+        }
+    }
+}
+
+/// A request body that could not be encoded.
+struct RequestTaskEncodingError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,305 @@
+import AppLogging
+public import Foundation
+import Synchronization
+
+/// Sends the cases of one ``Service`` through a middleware chain and a transport.
+///
+/// Create one per module at the composition root, with the module's base URL, a transport and
+/// the module's middlewares; share it freely (it is a value, safe to use from any task):
+///
+/// ```swift
+/// let client = try ServiceClient<UserService>(
+///     baseURL: "https://users.example.com",
+///     transport: URLSessionTransport(),
+///     middlewares: [LoggingMiddleware(), signing]
+/// )
+/// let user: User = try await client.send(.profile(id: "alice"), as: User.self, atKeyPath: "data")
+/// ```
+///
+/// Middlewares are folded around the transport with the first one outermost. Every failure is
+/// thrown as a ``ServiceError``.
+public struct ServiceClient<S: Service>: Sendable {
+    /// The module's base URL, validated when the client was created.
+    public let baseURL: URL
+    /// The transport that does the I/O.
+    public let transport: any Transport
+    /// The middlewares, outermost first.
+    public let middlewares: [any Middleware]
+    /// Encoders, decoders, default headers and limits.
+    public let configuration: ServiceClientConfiguration
+
+    /// The base URL's text without a trailing `/`, joined with each case's path.
+    private let basePrefix: String
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - baseURL: The module's domain, absolute `http` or `https`, optionally with a path
+    ///     prefix (`https://api.example.com/users/`); no query or fragment.
+    ///   - transport: The transport that does the I/O.
+    ///   - middlewares: Middlewares, outermost first.
+    ///   - configuration: Encoders, decoders, default headers and limits.
+    /// - Throws: ``ServiceError`` with code ``ServiceError/Code-swift.struct/invalidConfiguration``
+    ///   when the base URL is not usable.
+    public init(
+        baseURL: URL,
+        transport: any Transport,
+        middlewares: [any Middleware] = [],
+        configuration: ServiceClientConfiguration = .init()
+    ) throws {
+        try self.init(
+            baseURLString: baseURL.absoluteString,
+            transport: transport,
+            middlewares: middlewares,
+            configuration: configuration
+        )
+    }
+
+    /// Creates a client from the base URL's text; see ``init(baseURL:transport:middlewares:configuration:)``.
+    public init(
+        baseURL: String,
+        transport: any Transport,
+        middlewares: [any Middleware] = [],
+        configuration: ServiceClientConfiguration = .init()
+    ) throws {
+        try self.init(
+            baseURLString: baseURL,
+            transport: transport,
+            middlewares: middlewares,
+            configuration: configuration
+        )
+    }
+
+    private init(
+        baseURLString: String,
+        transport: any Transport,
+        middlewares: [any Middleware],
+        configuration: ServiceClientConfiguration
+    ) throws {
+        let validated: URL
+        do {
+            validated = try BaseURLValidator.validate(baseURLString)
+        } catch {
+            throw ServiceError(
+                code: .invalidConfiguration,
+                module: S.moduleName,
+                operation: "init",
+                message: error.description
+            )
+        }
+        self.baseURL = validated
+        self.basePrefix = BaseURLValidator.prefix(of: validated)
+        self.transport = transport
+        self.middlewares = middlewares
+        self.configuration = configuration
+    }
+
+    /// Builds the request for a case without sending it: URL, method, headers, body and timeout.
+    /// - Throws: ``ServiceError`` with code ``ServiceError/Code-swift.struct/invalidRequest``.
+    public func makeRequest(_ service: S) throws -> HTTPRequest {
+        let encoded: RequestTask.Encoded
+        do {
+            encoded = try service.task.encoded(
+                encoder: configuration.jsonEncoder,
+                boundary: MultipartEncoder.randomBoundary
+            )
+        } catch {
+            throw failure(.invalidRequest, service, "\(error)", underlying: error)
+        }
+        var text: String
+        if let override = service.baseURL {
+            guard let validated = try? BaseURLValidator.validate(override.absoluteString) else {
+                throw failure(.invalidRequest, service, "the case's base URL \(override) is not absolute http(s)")
+            }
+            text = BaseURLValidator.prefix(of: validated)
+        } else {
+            text = basePrefix
+        }
+        let path = service.path.encoded
+        guard PercentEncoding.isValidEncodedPath(path) else {
+            throw failure(.invalidRequest, service, "the path \"\(path)\" has characters a URL path cannot hold")
+        }
+        if !path.isEmpty && path.utf8.first != UInt8(ascii: "/") { text += "/" }
+        text += path
+        if let query = encoded.query, !query.isEmpty {
+            text += "?" + query.percentEncodedQuery
+        }
+        guard let url = URL(string: text) else {
+            throw failure(.invalidRequest, service, "\"\(text)\" is not a valid URL")
+        }
+        var headers = configuration.defaultHeaders
+        if let contentType = encoded.contentType {
+            headers.replaceOrAdd(name: "Content-Type", value: contentType)
+        }
+        for field in service.headers {
+            headers.replaceOrAdd(name: field.name, value: field.value)
+        }
+        return HTTPRequest(
+            method: service.method,
+            url: url,
+            headers: headers,
+            body: encoded.body,
+            timeout: service.policy.timeout
+        )
+    }
+
+    /// Sends a case and returns the raw response after status validation.
+    /// - Throws: ``ServiceError``; a non-accepted status carries the response and the decoded
+    ///   ``Service/ErrorEnvelope``.
+    public func send(_ service: S) async throws -> HTTPResponse {
+        let request = try makeRequest(service)
+        let policy = service.policy
+        let attempts = AttemptCounter()
+        let requestID = configuration.requestIDGenerator()
+        var logger = configuration.logger
+        logger[metadataKey: "module"] = .string(S.moduleName)
+        logger[metadataKey: "operation"] = .string(service.operationName)
+        logger[metadataKey: "request_id"] = .string(requestID)
+        let context = MiddlewareContext(
+            module: S.moduleName,
+            operation: service.operationName,
+            requestID: requestID,
+            policy: policy,
+            logger: logger
+        )
+        let response: HTTPResponse
+        do {
+            if Task.isCancelled { throw CancellationError() }
+            response = try await MiddlewareContext.$current.withValue(context) {
+                try await chain(attempts: attempts)(request, context)
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw transportFailure(error, service, request: request, attempts: attempts.value)
+        }
+        guard policy.acceptableStatus.contains(response.status) else {
+            throw ServiceError(
+                code: .unacceptableStatus,
+                module: S.moduleName,
+                operation: service.operationName,
+                message: "HTTP \(response.status) is outside the accepted \(Self.describe(policy.acceptableStatus))",
+                request: request,
+                response: .init(response, limit: configuration.errorBodyLimit),
+                envelope: decodeEnvelope(response),
+                attempts: attempts.value
+            )
+        }
+        return response
+    }
+
+    /// Sends a case and decodes its JSON answer, optionally at a dotted key path.
+    /// - Parameters:
+    ///   - service: The case.
+    ///   - type: The type to decode.
+    ///   - keyPath: A dotted path of object keys (`"data.user"`) to the value to decode, or `nil`
+    ///     for the whole body.
+    /// - Throws: ``ServiceError``, with code ``ServiceError/Code-swift.struct/decoding`` when the
+    ///   body does not decode.
+    public func send<T: Decodable>(_ service: S, as type: T.Type = T.self, atKeyPath keyPath: String? = nil)
+        async throws -> T
+    {
+        let response = try await send(service)
+        do {
+            return try KeyPathDecoding.decode(
+                type,
+                from: response.body,
+                keyPath: keyPath,
+                decoder: configuration.jsonDecoder
+            )
+        } catch {
+            throw ServiceError(
+                code: .decoding,
+                module: S.moduleName,
+                operation: service.operationName,
+                message: "the body does not decode as \(T.self)\(keyPath.map { " at \"\($0)\"" } ?? ""): "
+                    + KeyPathDecoding.explain(error),
+                response: .init(response, limit: configuration.errorBodyLimit),
+                underlying: error
+            )
+        }
+    }
+
+    /// Sends a request through the rest of a chain.
+    typealias Next = @Sendable (HTTPRequest, MiddlewareContext) async throws -> HTTPResponse
+
+    /// The chain: middlewares folded around the transport, first outermost.
+    private func chain(attempts: AttemptCounter) -> Next {
+        let transport = self.transport
+        var next: Next = { request, context in
+            attempts.record(context.attempt)
+            return try await transport.send(request)
+        }
+        for middleware in middlewares.reversed() {
+            let inner = next
+            next = { request, context in
+                try await middleware.intercept(request, context: context, next: inner)
+            }
+        }
+        return next
+    }
+
+    private func decodeEnvelope(_ response: HTTPResponse) -> (any Sendable)? {
+        guard S.ErrorEnvelope.self != NoErrorEnvelope.self, !response.body.isEmpty else { return nil }
+        return try? configuration.jsonDecoder.decode(S.ErrorEnvelope.self, from: response.body)
+    }
+
+    private func failure(_ code: ServiceError.Code, _ service: S, _ message: String, underlying: (any Error)? = nil)
+        -> ServiceError
+    {
+        ServiceError(
+            code: code,
+            module: S.moduleName,
+            operation: service.operationName,
+            message: message,
+            underlying: underlying
+        )
+    }
+
+    private func transportFailure(_ error: any Error, _ service: S, request: HTTPRequest, attempts: Int)
+        -> ServiceError
+    {
+        let code: ServiceError.Code
+        let message: String
+        switch error {
+        case let error as TransportError where error.code == .timedOut:
+            code = .timeout
+            message = error.message
+        case let error as TransportError where error.code == .cancelled:
+            code = .cancelled
+            message = error.message
+        case let error as TransportError:
+            code = .transport
+            message = error.description
+        case is CancellationError:
+            code = .cancelled
+            message = "the calling task was cancelled"
+        default:
+            code = .transport
+            message = "\(error)"
+        }
+        return ServiceError(
+            code: code,
+            module: S.moduleName,
+            operation: service.operationName,
+            message: message,
+            request: request,
+            attempts: attempts,
+            underlying: error
+        )
+    }
+
+    private static func describe(_ range: Range<Int>) -> String {
+        "\(range.lowerBound)-\(range.upperBound - 1)"
+    }
+}
+
+/// Counts attempts that reached the transport, for ``ServiceError/attempts``.
+final class AttemptCounter: Sendable {
+    private let highest = Atomic<Int>(0)
+
+    func record(_ attempt: Int) {
+        _ = highest.max(attempt, ordering: .relaxed)
+    }
+
+    var value: Int { highest.load(ordering: .relaxed) }
+}
