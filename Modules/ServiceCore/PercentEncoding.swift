@@ -1,79 +1,106 @@
 /// RFC 3986 percent-encoding for the parts of a URL the core builds.
 package enum PercentEncoding {
-    /// Encodes a string for use as one path segment: everything but the unreserved set
-    /// (`A-Z a-z 0-9 - . _ ~`) is encoded, so `/`, `?`, `#`, `%`, spaces and non-ASCII text can
-    /// never change the path's shape.
+    /// Bytes kept as is in a path segment or query component: RFC 3986 unreserved
+    /// (`A-Z a-z 0-9 - . _ ~`).
+    private static let unreserved = ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    /// Bytes kept as is in a form component (WHATWG URL standard): `A-Z a-z 0-9 * - . _`.
+    private static let formSafe = ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._")
+    /// Bytes allowed in an encoded path: unreserved, sub-delims, `:`, `@`, `/` (and `%` escapes).
+    private static let pathAllowed = ByteSet(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/"
+    )
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Encodes a string for use as one path segment: everything but the unreserved set is
+    /// encoded, so `/`, `?`, `#`, `%`, spaces and non-ASCII text can never change the path's shape.
     package static func pathSegment(_ string: String) -> String {
-        encode(string, keeping: isUnreserved)
+        encode(string, keeping: unreserved, spaceAsPlus: false)
     }
 
     /// Encodes a query name or value: everything but the unreserved set, so `&`, `=`, `+`, `#`
     /// and spaces are always encoded (a space becomes `%20`, never `+`).
     package static func queryComponent(_ string: String) -> String {
-        encode(string, keeping: isUnreserved)
+        encode(string, keeping: unreserved, spaceAsPlus: false)
+    }
+
+    /// Appends a query name or value, encoded as ``queryComponent(_:)``, to `bytes`.
+    package static func appendQueryComponent(_ string: String, to bytes: inout [UInt8]) {
+        append(string, keeping: unreserved, spaceAsPlus: false, to: &bytes)
     }
 
     /// Encodes a name or value of `application/x-www-form-urlencoded` (WHATWG URL standard):
     /// a space becomes `+`, and everything but `A-Z a-z 0-9 * - . _` is percent-encoded.
     package static func formComponent(_ string: String) -> String {
-        var out = ""
-        out.reserveCapacity(string.utf8.count)
-        for byte in string.utf8 {
-            if byte == 0x20 {
-                out.append("+")
-            } else if isAlphaNumeric(byte) || byte == 0x2A || byte == 0x2D || byte == 0x2E || byte == 0x5F {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                appendEscaped(byte, to: &out)
-            }
-        }
-        return out
+        encode(string, keeping: formSafe, spaceAsPlus: true)
     }
 
     /// Whether the path (already encoded) contains only characters RFC 3986 allows in a path.
     package static func isValidEncodedPath(_ path: String) -> Bool {
-        var bytes = path.utf8.makeIterator()
-        while let byte = bytes.next() {
-            if byte == 0x25 {  // "%" must be followed by two hex digits
-                guard let high = bytes.next(), let low = bytes.next(), isHex(high), isHex(low) else { return false }
-                continue
+        if let valid = path.utf8.withContiguousStorageIfAvailable(isValidEncodedPath) { return valid }
+        return Array(path.utf8).withUnsafeBufferPointer(isValidEncodedPath)
+    }
+
+    private static func isValidEncodedPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
+                index += 3
+            } else if pathAllowed.contains(byte) {
+                index += 1
+            } else {
+                return false
             }
-            // unreserved, sub-delims, ":", "@", "/"
-            let allowed =
-                isUnreserved(byte) || "!$&'()*+,;=:@/".utf8.contains(byte)
-            if !allowed { return false }
         }
         return true
     }
 
-    private static func encode(_ string: String, keeping keep: (UInt8) -> Bool) -> String {
-        // Fast path: nothing to encode.
-        if string.utf8.allSatisfy(keep) { return string }
-        var out = ""
-        out.reserveCapacity(string.utf8.count * 3)
-        for byte in string.utf8 {
-            if keep(byte) { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { appendEscaped(byte, to: &out) }
+    private static func encode(_ string: String, keeping keep: ByteSet, spaceAsPlus: Bool) -> String {
+        var clean = true
+        for byte in string.utf8 where !keep.contains(byte) {
+            clean = false
+            break
         }
-        return out
+        if clean { return string }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(string.utf8.count * 3)
+        append(string, keeping: keep, spaceAsPlus: spaceAsPlus, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".unicodeScalars)
-
-    private static func appendEscaped(_ byte: UInt8, to out: inout String) {
-        out.unicodeScalars.append("%")
-        out.unicodeScalars.append(hexDigits[Int(byte >> 4)])
-        out.unicodeScalars.append(hexDigits[Int(byte & 0x0F)])
-    }
-
-    private static func isAlphaNumeric(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        isAlphaNumeric(byte) || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
+    private static func append(_ string: String, keeping keep: ByteSet, spaceAsPlus: Bool, to bytes: inout [UInt8]) {
+        for byte in string.utf8 {
+            if keep.contains(byte) {
+                bytes.append(byte)
+            } else if spaceAsPlus && byte == 0x20 {
+                bytes.append(UInt8(ascii: "+"))
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+    }
+}
+
+/// A set of ASCII bytes as two 64-bit masks: membership is two shifts and an `and`.
+struct ByteSet {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    init(_ members: String) {
+        for byte in members.utf8 {
+            if byte < 64 { low |= 1 << UInt64(byte) } else if byte < 128 { high |= 1 << UInt64(byte - 64) }
+        }
+    }
+
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        byte < 64 ? (low >> UInt64(byte)) & 1 == 1 : byte < 128 && (high >> UInt64(byte &- 64)) & 1 == 1
     }
 }

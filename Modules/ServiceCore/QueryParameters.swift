@@ -70,8 +70,21 @@ public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLitera
 
     /// The RFC 3986 query string (without `?`): names and values percent-encoded, space as `%20`.
     public var percentEncodedQuery: String {
-        pairs.map { PercentEncoding.queryComponent($0.name) + "=" + PercentEncoding.queryComponent($0.value) }
-            .joined(separator: "&")
+        var bytes: [UInt8] = []
+        appendPercentEncodedQuery(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``percentEncodedQuery`` to a byte buffer.
+    package func appendPercentEncodedQuery(to bytes: inout [UInt8]) {
+        var first = true
+        for pair in pairs {
+            if !first { bytes.append(UInt8(ascii: "&")) }
+            first = false
+            PercentEncoding.appendQueryComponent(pair.name, to: &bytes)
+            bytes.append(UInt8(ascii: "="))
+            PercentEncoding.appendQueryComponent(pair.value, to: &bytes)
+        }
     }
 
     /// The `application/x-www-form-urlencoded` body text: space as `+`.

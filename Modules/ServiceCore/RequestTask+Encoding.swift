@@ -13,7 +13,7 @@ extension RequestTask {
     ///   - encoder: The encoder for `.json` tasks that do not bring their own.
     ///   - boundary: Makes a multipart boundary when the task gives none.
     /// - Throws: ``RequestTaskEncodingError`` when a body cannot be encoded.
-    func encoded(encoder: JSONEncoder, boundary: () -> String) throws -> Encoded {
+    func encoded(encoder: any JSONBodyEncoder, boundary: () -> String) throws -> Encoded {
         switch self {
         case .plain:
             return Encoded()

@@ -7,7 +7,7 @@ public enum RequestTask: Sendable {
     /// Query parameters only.
     case query(QueryParameters)
     /// A JSON body from any `Encodable` value, with the client's encoder unless one is given.
-    case json(any Encodable & Sendable, encoder: JSONEncoder? = nil)
+    case json(any Encodable & Sendable, encoder: (any JSONBodyEncoder)? = nil)
     /// An `application/x-www-form-urlencoded` body.
     case form(QueryParameters)
     /// A `multipart/form-data` body. The boundary is random unless given.

@@ -105,26 +105,31 @@ public struct ServiceClient<S: Service>: Sendable {
         } catch {
             throw failure(.invalidRequest, service, "\(error)", underlying: error)
         }
-        var text: String
+        let prefix: String
         if let override = service.baseURL {
             guard let validated = try? BaseURLValidator.validate(override.absoluteString) else {
                 throw failure(.invalidRequest, service, "the case's base URL \(override) is not absolute http(s)")
             }
-            text = BaseURLValidator.prefix(of: validated)
+            prefix = BaseURLValidator.prefix(of: validated)
         } else {
-            text = basePrefix
+            prefix = basePrefix
         }
         let path = service.path.encoded
         guard PercentEncoding.isValidEncodedPath(path) else {
             throw failure(.invalidRequest, service, "the path \"\(path)\" has characters a URL path cannot hold")
         }
-        if !path.isEmpty && path.utf8.first != UInt8(ascii: "/") { text += "/" }
-        text += path
+        var text: [UInt8] = []
+        text.reserveCapacity(prefix.utf8.count + path.utf8.count + 64)
+        text.append(contentsOf: prefix.utf8)
+        if !path.isEmpty && path.utf8.first != UInt8(ascii: "/") { text.append(UInt8(ascii: "/")) }
+        text.append(contentsOf: path.utf8)
         if let query = encoded.query, !query.isEmpty {
-            text += "?" + query.percentEncodedQuery
+            text.append(UInt8(ascii: "?"))
+            query.appendPercentEncodedQuery(to: &text)
         }
-        guard let url = URL(string: text) else {
-            throw failure(.invalidRequest, service, "\"\(text)\" is not a valid URL")
+        let urlText = String(decoding: text, as: UTF8.self)
+        guard let url = URL(string: urlText) else {
+            throw failure(.invalidRequest, service, "\"\(urlText)\" is not a valid URL")
         }
         var headers = configuration.defaultHeaders
         if let contentType = encoded.contentType {

@@ -3,8 +3,9 @@ public import Foundation
 
 /// The settings of a ``ServiceClient`` beyond its base URL, transport and middlewares.
 public struct ServiceClientConfiguration: Sendable {
-    /// Encodes `.json` bodies of cases that bring no encoder of their own.
-    public var jsonEncoder: JSONEncoder
+    /// Encodes `.json` bodies of cases that bring no encoder of their own:
+    /// ``StreamingJSONEncoder`` by default; any `JSONEncoder` works too.
+    public var jsonEncoder: any JSONBodyEncoder
     /// Decodes answers and error envelopes.
     public var jsonDecoder: JSONDecoder
     /// Header fields added to every request before the case's own (the case's win).
@@ -18,7 +19,7 @@ public struct ServiceClientConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        jsonEncoder: JSONEncoder = JSONEncoder(),
+        jsonEncoder: any JSONBodyEncoder = StreamingJSONEncoder(),
         jsonDecoder: JSONDecoder = JSONDecoder(),
         defaultHeaders: HTTPHeaders = ["Accept": "application/json"],
         errorBodyLimit: Int = 1024,

@@ -1,1 +1,19 @@
-print("not implemented yet")
+// swifty-bench: the project's micro and load benchmarks. Run from a release build:
+//   swift run -c release swifty-bench <benchmark> [options]
+// Each benchmark lives in its own file; this switch only dispatches.
+
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "core":
+    CoreBenchmark.run(arguments: Array(arguments.dropFirst()))
+default:
+    print(
+        """
+        usage: swifty-bench <benchmark> [options]
+          core        building requests from service cases (ServiceCore)
+        """
+    )
+    exit(arguments.first == nil || arguments.first == "--help" ? 0 : 64)
+}

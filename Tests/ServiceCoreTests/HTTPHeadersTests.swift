@@ -1,0 +1,28 @@
+import ServiceCore
+import Testing
+
+struct HTTPHeadersTests {
+    @Test func lookupIsCaseInsensitiveAndOrderIsKept() {
+        var headers: HTTPHeaders = ["Accept": "a", "X-Many": "1"]
+        headers.add(name: "x-many", value: "2")
+        #expect(headers["ACCEPT"] == "a")
+        #expect(headers.values(for: "X-MANY") == ["1", "2"])
+        #expect(headers.map(\.name) == ["Accept", "X-Many", "x-many"])
+    }
+
+    @Test func replaceOrAddKeepsThePositionOfTheFirst() {
+        var headers: HTTPHeaders = ["A": "1", "B": "2", "a": "3"]
+        headers.replaceOrAdd(name: "a", value: "9")
+        #expect(headers.map(\.name) == ["a", "B"])
+        #expect(headers["A"] == "9")
+        headers["B"] = nil
+        #expect(headers.count == 1)
+    }
+
+    @Test func redactingReplacesValuesOnly() {
+        let headers: HTTPHeaders = ["Authorization": "Bearer x", "Accept": "json"]
+        let redacted = headers.redacting(HTTPHeaders.sensitiveNames)
+        #expect(redacted["authorization"] == "[REDACTED]")
+        #expect(redacted["accept"] == "json")
+    }
+}

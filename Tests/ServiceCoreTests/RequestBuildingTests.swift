@@ -1,0 +1,187 @@
+import Foundation
+import ServiceCore
+import Testing
+
+struct RequestBuildingTests {
+    let transport = ClosureTransport.json(200, "{}")
+
+    @Test(arguments: [
+        ("https://api.example.com", "https://api.example.com/v1/users/alice"),
+        ("https://api.example.com/", "https://api.example.com/v1/users/alice"),
+        ("https://api.example.com/users", "https://api.example.com/users/v1/users/alice"),
+        ("https://api.example.com/users/", "https://api.example.com/users/v1/users/alice"),
+        ("http://127.0.0.1:8081//", "http://127.0.0.1:8081/v1/users/alice"),
+    ])
+    func baseURLsJoinWithoutDoubleSlashes(base: String, expected: String) throws {
+        let client = try ServiceClient<DemoService>(baseURL: base, transport: transport)
+        #expect(try client.makeRequest(.profile(id: "alice")).url.absoluteString == expected)
+    }
+
+    @Test func relativePathWithoutLeadingSlashGetsOne() throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example/api", transport: transport)
+        let request = try client.makeRequest(.create(Profile(id: "a", name: "b")))
+        #expect(request.url.absoluteString == "https://h.example/api/v1/users")
+    }
+
+    @Test(arguments: [
+        ("a/b", "a%2Fb"),
+        ("../admin", "..%2Fadmin"),
+        ("x?admin=1", "x%3Fadmin%3D1"),
+        ("x#frag", "x%23frag"),
+        ("two words", "two%20words"),
+        ("100%", "100%25"),
+        ("zoë", "zo%C3%AB"),
+        ("日本", "%E6%97%A5%E6%9C%AC"),
+        ("a\u{0}b", "a%00b"),
+        ("safe-._~", "safe-._~"),
+    ])
+    func hostileIDsStayOneSegment(id: String, encoded: String) throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
+        let url = try client.makeRequest(.profile(id: id)).url
+        #expect(url.absoluteString == "https://h.example/v1/users/\(encoded)")
+        #expect(url.query == nil)
+        #expect(url.fragment == nil)
+    }
+
+    @Test(arguments: [
+        "", "api.example.com", "ftp://api.example.com", "https://", "https://h.example?x=1",
+        "https://h.example#top", "https://user:pw@h.example", "not a url at all",
+    ])
+    func invalidBaseURLFailsWhenTheClientIsMade(base: String) {
+        #expect {
+            try ServiceClient<DemoService>(baseURL: base, transport: transport)
+        } throws: { error in
+            let error = try #require(error as? ServiceError)
+            return error.code == .invalidConfiguration && error.module == "DemoModule"
+                && !error.description.contains("pw")
+        }
+    }
+
+    @Test func queryValuesFollowTheDocumentedRules() throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
+        let query: QueryParameters = [
+            "q": "a b&c=d+e", "limit": 20, "cursor": nil, "tag": ["x", "y"], "on": true, "off": false, "ratio": 0.5,
+            "none": [],
+        ]
+        let url = try client.makeRequest(.search(query)).url.absoluteString
+        #expect(
+            url == "https://h.example/v1/search?q=a%20b%26c%3Dd%2Be&limit=20&tag=x&tag=y&on=true&off=false&ratio=0.5"
+        )
+    }
+
+    @Test func arrayAndBoolEncodingsAreConfigurable() {
+        var query: QueryParameters = ["tag": ["x", "y"], "on": true]
+        query.encoding = QueryEncoding(arrays: .brackets, bools: .numeric)
+        #expect(query.percentEncodedQuery == "tag%5B%5D=x&tag%5B%5D=y&on=1")
+        query.encoding = QueryEncoding(arrays: .commaSeparated)
+        #expect(query.percentEncodedQuery == "tag=x%2Cy&on=true")
+    }
+
+    @Test func jsonBodyIsEncodedWithContentType() throws {
+        let client = try ServiceClient<DemoService>(
+            baseURL: "https://h.example",
+            transport: transport,
+            configuration: sortedEncoder()
+        )
+        let request = try client.makeRequest(.create(Profile(id: "a1", name: "Zoë")))
+        #expect(request.method == .post)
+        #expect(text(request.body) == #"{"id":"a1","name":"Zoë"}"#)
+        #expect(request.headers["content-type"] == "application/json")
+        #expect(request.headers["Accept"] == "application/json")
+        #expect(request.headers["X-Trace"] == "1")
+        #expect(request.timeout == .seconds(10))
+    }
+
+    @Test func formBodyUsesPlusForSpaces() throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
+        let request = try client.makeRequest(.form(["name": "Zoë Smith", "note": "a&b=c*", "n": 3]))
+        #expect(text(request.body) == "name=Zo%C3%AB+Smith&note=a%26b%3Dc*&n=3")
+        #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+    }
+
+    @Test func multipartBodyIsExactBytes() throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
+        let request = try client.makeRequest(.upload("notes \"1\".txt"))
+        let expected =
+            "--BOUNDARY\r\n"
+            + "Content-Disposition: form-data; name=\"title\"\r\n\r\n"
+            + "Hi \"you\"\r\n"
+            + "--BOUNDARY\r\n"
+            + "Content-Disposition: form-data; name=\"file\"; filename=\"notes %221%22.txt\"\r\n"
+            + "Content-Type: text/plain\r\n\r\n"
+            + "hello\r\n\r\n"
+            + "--BOUNDARY--\r\n"
+        #expect(text(request.body) == expected)
+        #expect(request.headers["Content-Type"] == "multipart/form-data; boundary=BOUNDARY")
+        #expect(request.url.absoluteString == "https://h.example/v1/files/notes%20%221%22.txt")
+    }
+
+    @Test func randomMultipartBoundaryIsValidAndFresh() throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
+        struct Upload: Service {
+            var path: RequestPath { "/u" }
+            var method: HTTPMethod { .post }
+            var task: RequestTask { .multipart([.field("a", "b")]) }
+        }
+        let uploads = try ServiceClient<Upload>(baseURL: "https://h.example", transport: transport)
+        let first = try #require(uploads.makeRequest(Upload()).headers["Content-Type"])
+        let second = try #require(uploads.makeRequest(Upload()).headers["Content-Type"])
+        #expect(first.hasPrefix("multipart/form-data; boundary=swifty-"))
+        #expect(first != second)
+        _ = client
+    }
+
+    @Test func rawDataKeepsBytesAndType() throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
+        let bytes = Data([0, 1, 2, 255, 13, 10])
+        let request = try client.makeRequest(.raw(bytes))
+        #expect(request.body == bytes)
+        #expect(request.headers["Content-Type"] == "application/octet-stream")
+    }
+
+    @Test func queryAndBodyTogether() throws {
+        let client = try ServiceClient<DemoService>(
+            baseURL: "https://h.example",
+            transport: transport,
+            configuration: sortedEncoder()
+        )
+        let request = try client.makeRequest(.filteredCreate(Profile(id: "a", name: "b"), dryRun: true))
+        #expect(request.url.absoluteString == "https://h.example/v1/users?dry_run=true")
+        #expect(text(request.body) == #"{"id":"a","name":"b"}"#)
+    }
+
+    @Test func customMethodAndEmptyPath() throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example/cache/", transport: transport)
+        let request = try client.makeRequest(.custom)
+        #expect(request.method.rawValue == "PURGE")
+        #expect(request.url.absoluteString == "https://h.example/cache")
+        #expect(request.body == nil)
+    }
+
+    @Test func defaultPolicyFollowsTheMethod() {
+        #expect(RequestPolicy.default(for: .get).retry == .idempotent)
+        #expect(RequestPolicy.default(for: .put).retry == .idempotent)
+        #expect(RequestPolicy.default(for: .delete).retry == .idempotent)
+        #expect(RequestPolicy.default(for: .post).retry == .never)
+        #expect(RequestPolicy.default(for: .patch).retry == .never)
+    }
+
+    @Test func operationNameLeavesOutAssociatedValues() {
+        #expect(DemoService.profile(id: "secret-token").operationName == "profile")
+        #expect(DemoService.custom.operationName == "custom")
+        #expect(DemoService.filteredCreate(Profile(id: "a", name: "b"), dryRun: true).operationName == "filteredCreate")
+    }
+
+    @Test func invalidLiteralPathIsAnInvalidRequest() throws {
+        struct Broken: Service {
+            var path: RequestPath { "/has space" }
+            var method: HTTPMethod { .get }
+        }
+        let client = try ServiceClient<Broken>(baseURL: "https://h.example", transport: transport)
+        #expect {
+            try client.makeRequest(Broken())
+        } throws: { error in
+            (error as? ServiceError)?.code == .invalidRequest
+        }
+    }
+}

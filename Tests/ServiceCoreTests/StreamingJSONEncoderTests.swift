@@ -1,0 +1,133 @@
+import Foundation
+import ServiceCore
+import Testing
+
+struct StreamingJSONEncoderTests {
+    struct Nested: Codable, Equatable, Sendable {
+        enum Kind: String, Codable, Sendable { case a, b }
+        var name: String
+        var count: Int
+        var ratio: Double
+        var flag: Bool
+        var missing: String?
+        var present: String?
+        var kind: Kind
+        var tags: [String]
+        var matrix: [[Int]]
+        var children: [Nested]
+        var map: [String: Int]
+        var when: Date
+        var blob: Data
+        var link: URL
+        var small: Float
+        var big: UInt64
+    }
+
+    static func sample() -> Nested {
+        let child = Nested(
+            name: "child \"quoted\"\n\t\u{1}/é😀", count: -1, ratio: 1e-7, flag: false, missing: nil, present: "",
+            kind: .b, tags: [], matrix: [[]], children: [], map: [:], when: Date(timeIntervalSince1970: 0),
+            blob: Data(), link: URL(string: "https://x.example/a?b=c")!, small: 0.1, big: .max
+        )
+        return Nested(
+            name: "root", count: 42, ratio: 0.5, flag: true, missing: nil, present: "here", kind: .a,
+            tags: ["x", "y"], matrix: [[1, 2], [3]], children: [child, child], map: ["k": 1],
+            when: Date(timeIntervalSince1970: 1_700_000_000.25), blob: Data([0, 255, 7]),
+            link: URL(string: "https://x.example/")!, small: 2.5, big: 7
+        )
+    }
+
+    @Test func outputDecodesToTheSameValue() throws {
+        let value = Self.sample()
+        let data = try StreamingJSONEncoder().encode(value)
+        #expect(try JSONDecoder().decode(Nested.self, from: data) == value)
+    }
+
+    @Test func keysKeepEncodingOrderAndMatchFoundation() throws {
+        struct Flat: Encodable {
+            var a = "x/y \"z\""
+            var b = 12
+            var c = [1.5, 2, -0.25]
+            var d: String? = nil
+            var e = true
+            var f = ["n": ["deep": [1, 2]]]
+        }
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.withoutEscapingSlashes]
+        let expected = try JSONSerialization.jsonObject(with: try foundation.encode(Flat())) as? NSDictionary
+        let data = try StreamingJSONEncoder().encode(Flat())
+        let actual = String(decoding: data, as: UTF8.self)
+        #expect(try JSONSerialization.jsonObject(with: data) as? NSDictionary == expected)
+        #expect(actual == #"{"a":"x/y \"z\"","b":12,"c":[1.5,2,-0.25],"e":true,"f":{"n":{"deep":[1,2]}}}"#)
+    }
+
+    @Test func controlCharactersAreEscaped() throws {
+        let data = try StreamingJSONEncoder().encode(["k": "a\u{0}b\u{1F}c\\d"])
+        #expect(String(decoding: data, as: UTF8.self) == #"{"k":"a\u0000b\u001fc\\d"}"#)
+    }
+
+    @Test func topLevelScalarsAndEmptyValues() throws {
+        struct Empty: Encodable {}
+        #expect(String(decoding: try StreamingJSONEncoder().encode(5), as: UTF8.self) == "5")
+        #expect(String(decoding: try StreamingJSONEncoder().encode("s"), as: UTF8.self) == "\"s\"")
+        #expect(String(decoding: try StreamingJSONEncoder().encode(Empty()), as: UTF8.self) == "{}")
+        #expect(String(decoding: try StreamingJSONEncoder().encode([Int]()), as: UTF8.self) == "[]")
+    }
+
+    @Test func nonFiniteNumbersThrow() {
+        #expect(throws: EncodingError.self) { try StreamingJSONEncoder().encode(["x": Double.nan]) }
+        #expect(throws: EncodingError.self) { try StreamingJSONEncoder().encode([Float.infinity]) }
+    }
+
+    @Test func dateEncodings() throws {
+        let date = Date(timeIntervalSince1970: 1_764_482_400)
+        #expect(
+            String(decoding: try StreamingJSONEncoder(dateEncoding: .secondsSince1970).encode([date]), as: UTF8.self)
+                == "[1764482400]")
+        #expect(
+            String(
+                decoding: try StreamingJSONEncoder(dateEncoding: .millisecondsSince1970).encode([date]), as: UTF8.self)
+                == "[1764482400000]")
+        #expect(
+            String(decoding: try StreamingJSONEncoder(dateEncoding: .iso8601).encode([date]), as: UTF8.self)
+                == #"["2025-11-30T06:00:00Z"]"#)
+    }
+
+    /// Writes two nested containers and fills them in reverse order: impossible to stream, so
+    /// the encoder must fall back and still produce the right JSON.
+    @Test func outOfOrderEncodingFallsBackToFoundation() throws {
+        struct Interleaved: Encodable {
+            enum Keys: String, CodingKey { case first, second }
+            enum Inner: String, CodingKey { case value }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                var first = container.nestedContainer(keyedBy: Inner.self, forKey: .first)
+                var second = container.nestedContainer(keyedBy: Inner.self, forKey: .second)
+                try second.encode(2, forKey: .value)
+                try first.encode(1, forKey: .value)
+            }
+        }
+        let data = try StreamingJSONEncoder().encode(Interleaved())
+        let decoded = try JSONSerialization.jsonObject(with: data) as? [String: [String: Int]]
+        #expect(decoded == ["first": ["value": 1], "second": ["value": 2]])
+    }
+
+    @Test func classesUsingSuperEncoderFallBack() throws {
+        class Base: Encodable {
+            var id = 1
+        }
+        final class Derived: Base {
+            var extra = "x"
+            enum Keys: String, CodingKey { case extra }
+            override func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(extra, forKey: .extra)
+                try super.encode(to: container.superEncoder())
+            }
+        }
+        let data = try StreamingJSONEncoder().encode(Derived())
+        let decoded = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(decoded?["extra"] as? String == "x")
+        #expect((decoded?["super"] as? [String: Int])?["id"] == 1)
+    }
+}
