@@ -32,6 +32,12 @@ extension HTTPServer {
         public var connectionMemoryLimit: Int
         /// The length of the kernel's queue of connections not yet accepted.
         public var listenBacklog: Int
+        /// How long a handler may take before the server answers 504 in its place; `nil` for no limit.
+        ///
+        /// libmicrohttpd never times out a connection while its handler runs, so this is the
+        /// safety net that makes every request end. The handler's task is not cancelled; its late
+        /// answer is dropped. Checked about once a second (or every quarter of the timeout, if shorter).
+        public var handlerTimeout: Duration?
 
         /// The number of active cores: the default ``threadCount``.
         public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -48,7 +54,8 @@ extension HTTPServer {
             maxHeaderBytes: Int = 16 << 10,
             maxHeaderCount: Int = 100,
             connectionMemoryLimit: Int = 64 << 10,
-            listenBacklog: Int = 511
+            listenBacklog: Int = 511,
+            handlerTimeout: Duration? = .seconds(60)
         ) {
             self.host = host
             self.port = port
@@ -61,6 +68,7 @@ extension HTTPServer {
             self.maxHeaderCount = maxHeaderCount
             self.connectionMemoryLimit = connectionMemoryLimit
             self.listenBacklog = listenBacklog
+            self.handlerTimeout = handlerTimeout
         }
 
         /// Checks every field; throws ``HTTPServerError/Code/invalidConfiguration`` naming the first bad one.
@@ -87,6 +95,9 @@ extension HTTPServer {
             }
             guard listenBacklog >= 1 && listenBacklog <= 65535 else {
                 throw fail("listenBacklog \(listenBacklog) is outside 1...65535")
+            }
+            if let handlerTimeout, handlerTimeout <= .zero {
+                throw fail("handlerTimeout \(handlerTimeout) must be positive (or nil for no limit)")
             }
             guard SocketAddress(host: host, port: UInt16(port)) != nil else {
                 throw fail("host \"\(host)\" is not a numeric IPv4 or IPv6 address (or localhost)")

@@ -22,7 +22,7 @@ public final class HTTPServer: Sendable {
     /// Where the server is in its life.
     private enum Lifecycle {
         case idle
-        case running(daemon: DaemonHandle, port: Int)
+        case running(daemon: DaemonHandle, port: Int, sweeper: Task<Void, Never>?)
         case stopping(port: Int)
         case stopped
     }
@@ -62,8 +62,9 @@ public final class HTTPServer: Sendable {
     deinit {
         // A server dropped without shutdown stops at once; in-flight requests get 503.
         let daemon: DaemonHandle? = lifecycle.withLock { state in
-            guard case .running(let daemon, _) = state else { return nil }
+            guard case .running(let daemon, _, let sweeper) = state else { return nil }
             state = .stopped
+            sweeper?.cancel()
             return daemon
         }
         if let daemon { Self.stop(daemon, core: core) }
@@ -81,7 +82,19 @@ public final class HTTPServer: Sendable {
             }
             let daemon = try startDaemon()
             let port = Int(swifty_mhd_bind_port(daemon.pointer))
-            state = .running(daemon: daemon, port: port)
+            state = .running(daemon: daemon, port: port, sweeper: startSweeper())
+        }
+    }
+
+    /// Starts the task that answers requests whose handler ran past ``Configuration/handlerTimeout``.
+    private func startSweeper() -> Task<Void, Never>? {
+        guard let timeout = configuration.handlerTimeout else { return nil }
+        let interval = min(.seconds(1), timeout / 4)
+        return Task.detached { [core] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                _ = core.expireOverdue()
+            }
         }
     }
 
@@ -118,7 +131,8 @@ public final class HTTPServer: Sendable {
             let reason = String(cString: strerror(errno))
             throw HTTPServerError(
                 code: .startFailed,
-                message: "libmicrohttpd could not listen on \(configuration.host) port \(configuration.port) (\(reason)); "
+                message:
+                    "libmicrohttpd could not listen on \(configuration.host) port \(configuration.port) (\(reason)); "
                     + "check that the address is local and the port is free."
             )
         }
@@ -129,7 +143,7 @@ public final class HTTPServer: Sendable {
     public var port: Int {
         lifecycle.withLock { state in
             switch state {
-            case .running(_, let port), .stopping(let port): port
+            case .running(_, let port, _), .stopping(let port): port
             case .idle, .stopped: 0
             }
         }
@@ -146,6 +160,9 @@ public final class HTTPServer: Sendable {
     /// The requests handed to the handler that have not been answered yet (for readiness and draining).
     public var inFlightCount: Int { core.inFlight.load(ordering: .relaxed) }
 
+    /// Request contexts alive right now; counted in debug builds only (always 0 in release).
+    var liveRequestContexts: Int { core.liveContexts.count.load(ordering: .relaxed) }
+
     /// Stops accepting connections, lets in-flight requests finish for up to `gracePeriod`, then stops.
     ///
     /// New connections are refused at once. Requests whose handler has not answered when the
@@ -153,8 +170,9 @@ public final class HTTPServer: Sendable {
     /// - Parameter gracePeriod: How long in-flight requests may still take.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         let daemon: DaemonHandle? = lifecycle.withLock { state in
-            guard case .running(let daemon, let port) = state else { return nil }
+            guard case .running(let daemon, let port, let sweeper) = state else { return nil }
             state = .stopping(port: port)
+            sweeper?.cancel()
             return daemon
         }
         guard let daemon else { return }

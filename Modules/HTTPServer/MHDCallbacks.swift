@@ -8,9 +8,10 @@ enum MHDCallbacks {
     /// `MHD_OPTION_URI_LOG_CALLBACK`: creates the request's context with the raw request-target.
     ///
     /// The context is retained once here; ``completed`` releases it once.
-    static let uriLog: swifty_mhd_uri_logger = { _, uri, _ in
-        guard let uri else { return nil }
-        return Unmanaged.passRetained(RequestContext(rawTarget: uri)).toOpaque()
+    static let uriLog: swifty_mhd_uri_logger = { cls, uri, _ in
+        guard let cls, let uri else { return nil }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        return Unmanaged.passRetained(RequestContext(rawTarget: uri, liveCounter: core.liveContexts)).toOpaque()
     }
 
     /// `MHD_AccessHandlerCallback`: forwards to ``ServerCore/access(_:connection:method:version:uploadData:uploadDataSize:)``.
@@ -22,7 +23,9 @@ enum MHDCallbacks {
             context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
         } else {
             // Only when the URI-log callback did not run; keep the (unescaped) URL then.
-            context = url.map { RequestContext(rawTarget: $0) } ?? RequestContext(target: "", targetIsValid: false)
+            context =
+                url.map { RequestContext(rawTarget: $0, liveCounter: core.liveContexts) }
+                ?? RequestContext(target: "", targetIsValid: false, liveCounter: core.liveContexts)
             conCls.pointee = Unmanaged.passRetained(context).toOpaque()
         }
         return core.access(

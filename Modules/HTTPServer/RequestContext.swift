@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// The server's state for one request, from the request line to the completed callback.
 ///
@@ -51,17 +52,33 @@ final class RequestContext: @unchecked Sendable {
     var body = Data()
     var discardedBytes = 0
     var dispatched = false
+    /// When the handler's time is up (set before the context is shared, read under the core's lock).
+    var deadline: ContinuousClock.Instant?
     var connection: OpaquePointer?
     var response: ServerResponse?
     var closeAfterResponse = false
 
-    init(target: String, targetIsValid: Bool) {
-        self.target = target
-        self.targetIsValid = targetIsValid
-    }
+    #if DEBUG
+        /// Counts this server's live contexts (debug builds only): tests check it returns to zero.
+        private let liveCounter: LiveCounter?
+
+        init(target: String, targetIsValid: Bool, liveCounter: LiveCounter? = nil) {
+            self.target = target
+            self.targetIsValid = targetIsValid
+            self.liveCounter = liveCounter
+            liveCounter?.count.add(1, ordering: .relaxed)
+        }
+
+        deinit { liveCounter?.count.subtract(1, ordering: .relaxed) }
+    #else
+        init(target: String, targetIsValid: Bool, liveCounter: LiveCounter? = nil) {
+            self.target = target
+            self.targetIsValid = targetIsValid
+        }
+    #endif
 
     /// Builds a context from the raw, NUL-terminated request-target libmicrohttpd hands over.
-    convenience init(rawTarget: UnsafePointer<CChar>) {
+    convenience init(rawTarget: UnsafePointer<CChar>, liveCounter: LiveCounter? = nil) {
         let length = strlen(rawTarget)
         let bytes = UnsafeRawBufferPointer(start: rawTarget, count: length)
         var valid = length > 0
@@ -69,6 +86,11 @@ final class RequestContext: @unchecked Sendable {
             valid = false
             break
         }
-        self.init(target: String(decoding: bytes, as: UTF8.self), targetIsValid: valid)
+        self.init(target: String(decoding: bytes, as: UTF8.self), targetIsValid: valid, liveCounter: liveCounter)
     }
+}
+
+/// A count of live ``RequestContext``s for one server; only debug builds update it.
+final class LiveCounter: Sendable {
+    let count = Atomic<Int>(0)
 }

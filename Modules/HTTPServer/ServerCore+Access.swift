@@ -59,7 +59,9 @@ extension ServerCore {
                     context.body = Data()
                     return .YES
                 }
-                if let uploadData { context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: size) }
+                if let uploadData {
+                    context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: size)
+                }
                 return .YES
             }
             return dispatch(context, connection: connection, method: method, version: version)
@@ -112,6 +114,7 @@ extension ServerCore {
         )
         context.body = Data()
         context.stage = .waiting
+        if let timeout = configuration.handlerTimeout { context.deadline = .now + timeout }
         let admitted = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.suspended[ObjectIdentifier(context)] = context
@@ -140,7 +143,8 @@ extension ServerCore {
             guard hasBody, let base = bytes.baseAddress, bytes.count > 0 else {
                 return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
             }
-            return MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: base), .RESPMEM_MUST_COPY)
+            return MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: base), .RESPMEM_MUST_COPY)
         }
         guard let mhdResponse else {
             logger.error("could not allocate a response")

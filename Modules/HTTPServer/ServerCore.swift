@@ -23,6 +23,8 @@ final class ServerCore: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Set once shutdown begins: answers then carry `Connection: close`.
     let draining = Atomic<Bool>(false)
+    /// Live request contexts (updated in debug builds only, for leak tests).
+    let liveContexts = LiveCounter()
 
     init(
         configuration: HTTPServer.Configuration,
@@ -49,10 +51,32 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Answers with 504 every suspended request whose handler is past its deadline; returns how many.
+    func expireOverdue(now: ContinuousClock.Instant = .now) -> Int {
+        let expired = state.withLock { state -> Int in
+            var expired = 0
+            for (key, context) in state.suspended {
+                guard let deadline = context.deadline, deadline <= now, let connection = context.connection else {
+                    continue
+                }
+                state.suspended.removeValue(forKey: key)
+                context.response = .problem(504, detail: "The request handler did not answer in time.")
+                context.closeAfterResponse = draining.load(ordering: .relaxed)
+                MHD_resume_connection(connection)
+                expired += 1
+            }
+            return expired
+        }
+        if expired > 0 {
+            logger.warning("answered requests whose handler ran past its timeout", metadata: ["count": "\(expired)"])
+        }
+        return expired
+    }
+
     /// Answers every still-suspended request with 503 and resumes it; no request is suspended
     /// after this. Returns how many were answered so.
     func abandonSuspended() -> Int {
-        state.withLock { state in
+        let abandoned = state.withLock { state -> Int in
             state.stopped = true
             let contexts = Array(state.suspended.values)
             state.suspended.removeAll()
@@ -63,5 +87,9 @@ final class ServerCore: Sendable {
             }
             return contexts.count
         }
+        if abandoned > 0 {
+            logger.warning("shutdown answered unfinished requests with 503", metadata: ["count": "\(abandoned)"])
+        }
+        return abandoned
     }
 }

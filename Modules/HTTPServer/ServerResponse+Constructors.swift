@@ -1,13 +1,21 @@
 public import Foundation
 
 extension ServerResponse {
+    /// A 200 JSON response from an `Encodable` value; a 500 problem if the value cannot be encoded.
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - encoder: The encoder to use; a default `JSONEncoder` unless given.
+    public static func json(_ value: some Encodable, encoder: JSONEncoder = JSONEncoder()) -> ServerResponse {
+        json(200, value, encoder: encoder)
+    }
+
     /// A JSON response from an `Encodable` value; a 500 problem if the value cannot be encoded.
     /// - Parameters:
-    ///   - status: The status code; 200 unless given.
+    ///   - status: The status code.
     ///   - value: The value to encode.
     ///   - encoder: The encoder to use; a default `JSONEncoder` unless given.
     public static func json(
-        _ status: Int = 200,
+        _ status: Int,
         _ value: some Encodable,
         encoder: JSONEncoder = JSONEncoder()
     ) -> ServerResponse {
@@ -26,11 +34,17 @@ extension ServerResponse {
         ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: data)
     }
 
+    /// A 200 plain-text (UTF-8) response.
+    /// - Parameter text: The body text.
+    public static func text(_ text: String) -> ServerResponse {
+        self.text(200, text)
+    }
+
     /// A plain-text (UTF-8) response.
     /// - Parameters:
-    ///   - status: The status code; 200 unless given.
+    ///   - status: The status code.
     ///   - text: The body text.
-    public static func text(_ status: Int = 200, _ text: String) -> ServerResponse {
+    public static func text(_ status: Int, _ text: String) -> ServerResponse {
         ServerResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
     }
 

@@ -3,7 +3,8 @@ import HTTPServer
 import Testing
 
 struct RequestLimitTests {
-    static let small = HTTPServer.Configuration(threadCount: 2, maxBodyBytes: 64, maxHeaderBytes: 1024, maxHeaderCount: 20)
+    static let small = HTTPServer.Configuration(
+        threadCount: 2, maxBodyBytes: 64, maxHeaderBytes: 1024, maxHeaderCount: 20)
 
     private func problem(_ response: RawConnection.Response) throws -> ProblemDetails {
         #expect(response.header("Content-Type") == "application/problem+json")

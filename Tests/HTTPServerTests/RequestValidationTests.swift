@@ -14,15 +14,22 @@ struct RequestValidationTests {
 
     /// Heads that let two parsers disagree about where a request ends, or that break HTTP/1.1.
     static let badHeads: [BadHead] = [
-        BadHead(name: "two content lengths", head: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"),
-        BadHead(name: "equal content lengths", head: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc"),
+        BadHead(
+            name: "two content lengths",
+            head: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"),
+        BadHead(
+            name: "equal content lengths",
+            head: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc"),
         BadHead(
             name: "content length with transfer encoding",
-            head: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
+            head:
+                "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
         ),
         BadHead(name: "NUL in a middle value", head: "GET / HTTP/1.1\r\nX-A: a\u{0}b\r\nHost: x\r\n\r\n"),
         BadHead(name: "NUL in the last value", head: "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\n\r\n"),
-        BadHead(name: "NUL hiding a field", head: "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}\r\nContent-Length: 5\r\nX-B: 1\r\n\r\n"),
+        BadHead(
+            name: "NUL hiding a field",
+            head: "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}\r\nContent-Length: 5\r\nX-B: 1\r\n\r\n"),
         BadHead(name: "NUL in the target", head: "GET /a\u{0}b HTTP/1.1\r\nHost: x\r\n\r\n"),
         BadHead(name: "bare CR in a value", head: "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n"),
         BadHead(name: "folded field line", head: "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n"),
