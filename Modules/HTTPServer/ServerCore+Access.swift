@@ -113,6 +113,7 @@ extension ServerCore {
             remoteAddress: Self.remoteAddress(of: connection)
         )
         context.body = Data()
+        context.headers = ServerHeaders()
         context.stage = .waiting
         if let timeout = configuration.handlerTimeout { context.deadline = .now + timeout }
         let admitted = state.withLock { state -> Bool in
@@ -151,13 +152,24 @@ extension ServerCore {
             return .NO
         }
         defer { MHD_destroy_response(mhdResponse) }
+        var close = close || draining.load(ordering: .relaxed)
         for field in response.headers {
-            if ServerHeaders.namesEqual(field.name, "Content-Length") { continue }
+            if ServerHeaders.isConnectionSpecific(field.name) {
+                // Framing and connection fields are the server's: a proxied upstream's
+                // `Transfer-Encoding` or `Connection: keep-alive` must not reach the client.
+                if ServerHeaders.namesEqual(field.name, "Connection"), field.value.lowercased().contains("close") {
+                    close = true
+                }
+                continue
+            }
             if MHD_add_response_header(mhdResponse, field.name, field.value) != .YES {
-                logger.warning("dropped a response header libmicrohttpd refused", metadata: ["header": "\(field.name)"])
+                logger.warning(
+                    "dropped a response header libmicrohttpd refused",
+                    metadata: ["header": "\(field.name)"]
+                )
             }
         }
-        if close || draining.load(ordering: .relaxed) {
+        if close {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(status), mhdResponse)

@@ -85,6 +85,20 @@ public struct ServerHeaders: Sendable, Equatable, Sequence, ExpressibleByDiction
         fields.removeAll { Self.namesEqual($0.name, name) }
     }
 
+    /// Whether `name` is a field the server sets itself when answering: framing (`Content-Length`,
+    /// `Transfer-Encoding`, `Trailer`) and connection-specific fields (RFC 9110 section 7.6.1).
+    static func isConnectionSpecific(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 2: namesEqual(name, "TE")
+        case 7: namesEqual(name, "Upgrade") || namesEqual(name, "Trailer")
+        case 10: namesEqual(name, "Connection") || namesEqual(name, "Keep-Alive")
+        case 14: namesEqual(name, "Content-Length")
+        case 16: namesEqual(name, "Proxy-Connection")
+        case 17: namesEqual(name, "Transfer-Encoding")
+        default: false
+        }
+    }
+
     /// Compares two field names ignoring ASCII case, without allocating.
     static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
         var left = lhs.utf8.makeIterator()

@@ -2,8 +2,11 @@ public import Foundation
 
 /// The answer a handler gives to one request.
 ///
-/// The server adds `Content-Length` (and `Date`) itself; a body given with status 204 or 304
-/// is dropped, as HTTP requires.
+/// The server adds `Content-Length` (and `Date`) itself and drops framing and connection-specific
+/// fields from ``headers`` (`Content-Length`, `Transfer-Encoding`, `Trailer`, `Connection`,
+/// `Keep-Alive`, `Proxy-Connection`, `TE`, `Upgrade`), so an upstream's answer can be passed on as
+/// it is; `Connection: close` still closes the connection after the answer. A body given with
+/// status 204 or 304 is dropped, as HTTP requires.
 public struct ServerResponse: Sendable {
     /// The status code, 200 through 599.
     public var status: Int
