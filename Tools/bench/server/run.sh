@@ -92,19 +92,23 @@ taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d2s "http://127.0.0.1:$SWIFTY_P
 
 NGINX_RESULTS=()
 SWIFTY_RESULTS=()
+RATIOS=()
 for round in $(seq 1 "$ROUNDS"); do
     n=$(run_wrk "$NGINX_PORT")
     s=$(run_wrk "$SWIFTY_PORT")
+    r=$(awk -v s="$s" -v n="$n" 'BEGIN { printf "%.2f", s / n }')
     NGINX_RESULTS+=("$n")
     SWIFTY_RESULTS+=("$s")
-    printf 'round %d: nginx %s req/s, swifty %s req/s\n' "$round" "$n" "$s"
+    RATIOS+=("$r")
+    printf 'round %d: nginx %s req/s, swifty %s req/s, ratio %s\n' "$round" "$n" "$s" "$r"
 done
 
 N=$(printf '%s\n' "${NGINX_RESULTS[@]}" | median)
 S=$(printf '%s\n' "${SWIFTY_RESULTS[@]}" | median)
 RATIO=$(awk -v s="$S" -v n="$N" 'BEGIN { printf "%.2f", s / n }')
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+ROUND_RATIO=$(printf '%s\n' "${RATIOS[@]}" | median)
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "wrk -t1 -c$CONNECTIONS -d$DURATION, $ROUNDS interleaved rounds, servers on core $SERVER_CORE, wrk on core $WRK_CORE"
 echo "median nginx return 200: $N req/s"
 echo "median swifty (hop: $HOP, threads: $THREADS): $S req/s"
-echo "ratio swifty/nginx: $RATIO (floor 0.35)"
+echo "ratio of medians swifty/nginx: $RATIO; median of per-round ratios: $ROUND_RATIO (floor 0.35)"
