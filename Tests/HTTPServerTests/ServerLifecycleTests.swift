@@ -183,7 +183,8 @@ struct ServerLifecycleTests {
         #expect(response.header("Content-Type") == "application/problem+json")
     }
 
-    @Test func ipv6LoopbackIsServed() async throws {
+    @Test(.enabled(if: ipv6LoopbackAvailable, "no IPv6 loopback on this machine"))
+    func ipv6LoopbackIsServed() async throws {
         let configuration = HTTPServer.Configuration(host: "::1", threadCount: 1)
         try await withServer(configuration, handler: echoHandler) { server in
             let response = try await exchange(port: server.port, "GET /six HTTP/1.1\r\nHost: x\r\n\r\n", host: "::1")

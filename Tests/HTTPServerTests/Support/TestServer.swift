@@ -50,3 +50,14 @@ struct EchoBody: Decodable {
     var body: String
     var remote: String
 }
+
+/// Whether this machine has an IPv6 loopback to bind (some containers disable IPv6).
+let ipv6LoopbackAvailable: Bool = {
+    let server = HTTPServer(configuration: .init(host: "::1", threadCount: 1), handler: echoHandler)
+    do {
+        try server.start()
+        return true
+    } catch {
+        return false
+    }
+}()
