@@ -29,6 +29,8 @@ extension HTTPServer {
         ///
         /// A request head that does not fit is answered by libmicrohttpd itself (431 or a closed
         /// connection); keep it well above ``maxHeaderBytes`` so the server's own 431 applies first.
+        /// libmicrohttpd clears this memory before every request, so a larger value costs time on
+        /// every request, not only memory.
         public var connectionMemoryLimit: Int
         /// The length of the kernel's queue of connections not yet accepted.
         public var listenBacklog: Int
@@ -53,7 +55,7 @@ extension HTTPServer {
             maxBodyBytes: Int = 1 << 20,
             maxHeaderBytes: Int = 16 << 10,
             maxHeaderCount: Int = 100,
-            connectionMemoryLimit: Int = 64 << 10,
+            connectionMemoryLimit: Int = 32 << 10,
             listenBacklog: Int = 511,
             handlerTimeout: Duration? = .seconds(60)
         ) {

@@ -6,7 +6,8 @@ import HTTPServer
 /// `swifty-bench server`: serves a small JSON answer after an async hop, for wrk.
 ///
 /// Options: `--port P` (default 8080), `--host H` (default 127.0.0.1), `--threads N` (default: cores),
-/// `--hop actor|yield|none` (default actor). Stops on SIGINT or SIGTERM.
+/// `--hop actor|yield|none` (default actor), `--memory-limit BYTES` (per-connection memory).
+/// Stops on SIGINT or SIGTERM.
 enum ServerBenchmark {
     /// An actor the handler hops through, as a real handler hops to a service or a cache.
     actor Counter {
@@ -19,6 +20,7 @@ enum ServerBenchmark {
 
     static let usage = """
         usage: swifty-bench server [--port P] [--host H] [--threads N] [--hop actor|yield|none]
+                                   [--memory-limit BYTES]
         Serves {"ok":true,...} (about 50 bytes of JSON) on every path after an async hop.
         """
 
@@ -41,6 +43,9 @@ enum ServerBenchmark {
             case "--threads":
                 guard let threads = value().flatMap(Int.init) else { return fail("--threads needs a number") }
                 configuration.threadCount = threads
+            case "--memory-limit":
+                guard let bytes = value().flatMap(Int.init) else { return fail("--memory-limit needs a byte count") }
+                configuration.connectionMemoryLimit = bytes
             case "--hop":
                 guard let mode = value(), ["actor", "yield", "none"].contains(mode) else {
                     return fail("--hop takes actor, yield or none")
