@@ -100,7 +100,7 @@ package.targets += [
     .target(name: "RequestSigning", dependencies: ["ServiceCore", "COpenSSL"], path: "Modules/RequestSigning"),
     .testTarget(
         name: "RequestSigningTests",
-        dependencies: ["RequestSigning", "ServiceCore", "ServiceTesting"],
+        dependencies: ["RequestSigning", "ServiceCore", "ServiceTesting", "AppLogging"],
         path: "Tests/RequestSigningTests",
         resources: [.copy("Vectors")]
     ),

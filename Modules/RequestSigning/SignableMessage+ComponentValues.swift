@@ -137,7 +137,8 @@ extension SignableMessage {
         let fields = fromTrailers ? trailers : headers
         let section = fromTrailers ? "trailer" : "header"
         let parameters = component.parameters
-        if parameters.isEmpty {
+        let transforms = parameters["sf"] != nil || parameters["key"] != nil || parameters["bs"] != nil
+        if !transforms {
             var count = 0
             for field in fields where field.name.equalsIgnoringASCIICase(component.name) {
                 if count > 0 { output.append(contentsOf: ", ".utf8) }
@@ -183,7 +184,7 @@ extension SignableMessage {
             }
             return
         }
-        // `sf` (with or without `tr`): the strict re-serialisation.
+        // `sf`: the strict re-serialisation.
         do {
             try Self.appendStructured(combined, name: component.name, to: &output)
         } catch {
