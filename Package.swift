@@ -160,11 +160,11 @@ package.targets += [
         dependencies: ["ModuleScaffolding", "new-module"],
         path: "Tests/ModuleScaffoldingTests"
     ),
-    .target(name: "SigningTool", dependencies: ["RequestSigning"], path: "Tools/swifty-sign/SigningTool"),
+    .target(name: "SigningTool", dependencies: ["RequestSigning", "ServiceCore"], path: "Tools/swifty-sign/SigningTool"),
     .executableTarget(name: "swifty-sign", dependencies: ["SigningTool"], path: "Tools/swifty-sign/CLI"),
     .testTarget(
         name: "SigningToolTests",
-        dependencies: ["SigningTool", "RequestSigning", "swifty-sign"],
+        dependencies: ["SigningTool", "RequestSigning", "ServiceCore", "swifty-sign"],
         path: "Tests/SigningToolTests"
     ),
     .executableTarget(
