@@ -87,6 +87,11 @@ package final class KeyedMAC: @unchecked Sendable {
         return try Self.run(context.pointer, data, output)
     }
 
+    /// A new keyed context owned by the caller (who frees it with `EVP_MAC_CTX_free`).
+    func duplicateContext() -> OpaquePointer? {
+        pool.withLock { _ in EVP_MAC_CTX_dup(prototype) }
+    }
+
     /// Resets a keyed context (keeping its key), feeds `data` and writes the MAC.
     private static func run(
         _ context: OpaquePointer,
