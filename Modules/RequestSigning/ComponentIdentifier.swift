@@ -10,8 +10,28 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     /// The parameters, in order.
     public let parameters: SFParameters
-    /// The RFC 8941 serialisation (`"@query-param";name="a"`), as it appears in a base.
-    let serialized: [UInt8]
+    /// Which derived component this is, or `nil` for a field.
+    let derived: Derived?
+
+    /// The derived components, for dispatch without comparing strings.
+    enum Derived: Sendable, Hashable {
+        case method, targetURI, authority, scheme, requestTarget, path, query, queryParameter, status
+
+        init?(name: String) {
+            switch name {
+            case "@method": self = .method
+            case "@target-uri": self = .targetURI
+            case "@authority": self = .authority
+            case "@scheme": self = .scheme
+            case "@request-target": self = .requestTarget
+            case "@path": self = .path
+            case "@query": self = .query
+            case "@query-param": self = .queryParameter
+            case "@status": self = .status
+            default: return nil
+            }
+        }
+    }
 
     /// The derived component names RFC 9421 §2.2 defines (without `@signature-params`, which is
     /// never covered).
@@ -38,7 +58,7 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
         guard case .string(let name) = item.bareItem else {
             throw SigningError(.invalidComponent, "a covered component must be a quoted string, not \(item.bareItem)")
         }
-        guard name.hasPrefix("@") || name == Self.lowercasedASCII(name) else {
+        guard name.hasPrefix("@") || !name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else {
             throw SigningError(.invalidComponent, "the field name \"\(name)\" must be lowercase")
         }
         try Self.validate(name: name, parameters: item.parameters)
@@ -71,10 +91,26 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
     init(unchecked name: String, parameters: SFParameters = SFParameters()) {
         self.name = name
         self.parameters = parameters
+        self.derived = Derived(name: name)
+    }
+
+    /// Appends the RFC 8941 serialisation (`"@query-param";name="a"`), as it appears in a base.
+    func appendSerialized(to output: inout [UInt8]) {
+        // Names were validated (derived names, or field-name tokens), so they need no escaping.
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: name.utf8)
+        output.append(UInt8(ascii: "\""))
+        if !parameters.isEmpty {
+            // Parameters were validated, so they serialise.
+            try? SFSerializer.appendParameters(parameters, to: &output)
+        }
+    }
+
+    /// The serialisation as bytes.
+    var serialized: [UInt8] {
         var bytes: [UInt8] = []
-        // Names and parameters were validated (or are constants), so serialisation cannot fail.
-        try? SFSerializer.appendItem(SFItem(.string(name), parameters: parameters), to: &bytes)
-        self.serialized = bytes
+        appendSerialized(to: &bytes)
+        return bytes
     }
 
     /// `"@method"`: the request method.
@@ -110,10 +146,10 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether this is a derived component (its name starts with `@`).
-    public var isDerived: Bool { name.hasPrefix("@") }
+    public var isDerived: Bool { derived != nil }
 
     /// Whether the component is taken from the related request (`req`).
-    public var isFromRequest: Bool { parameters["req"] == .boolean(true) }
+    public var isFromRequest: Bool { !parameters.isEmpty && parameters["req"] == .boolean(true) }
 
     /// This identifier without the `req` parameter: how it is evaluated on the related request.
     var withoutRequestParameter: ComponentIdentifier {
@@ -125,6 +161,14 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// The serialisation, as in a signature base (`"@query-param";name="a"`).
     public var description: String { String(decoding: serialized, as: UTF8.self) }
 
+    /// The base line prefix `"name";params: `.
+    var linePrefix: [UInt8] {
+        var bytes = serialized
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(0x20)
+        return bytes
+    }
+
     static func lowercasedASCII(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
         return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
@@ -133,7 +177,7 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
     private static func validate(name: String, parameters: SFParameters) throws(SigningError) {
         let isDerived = name.hasPrefix("@")
         if isDerived {
-            guard derivedNames.contains(name) else {
+            guard Derived(name: name) != nil else {
                 throw SigningError(.invalidComponent, "\"\(name)\" is not a derived component RFC 9421 defines")
             }
         } else {

@@ -1,4 +1,6 @@
-/// Text handling shared by the signature base and message parsing.
+import ServiceCore
+
+/// Text handling shared by the signature base, the signer and the verifier.
 enum MessageText {
     /// `value` without leading and trailing spaces and tabs.
     static func trimmed(_ value: String) -> String {
@@ -6,32 +8,61 @@ enum MessageText {
         guard let first = utf8.first, let last = utf8.last,
             first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
         else { return value }
-        var start = utf8.startIndex
-        var end = utf8.endIndex
-        while start < end && (utf8[start] == 0x20 || utf8[start] == 0x09) { start = utf8.index(after: start) }
-        while end > start {
-            let before = utf8.index(before: end)
-            guard utf8[before] == 0x20 || utf8[before] == 0x09 else { break }
-            end = before
+        return ByteText.withBytes(value) { bytes in
+            var start = 0
+            var end = bytes.count
+            while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+            while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         }
-        return String(value[start..<end])
     }
 
-    /// The authority with the host lowercased and the scheme's default port removed.
-    static func normalizedAuthority(_ authority: String, scheme: String) -> String {
-        let trimmedAuthority = trimmed(authority)
-        var text = ComponentIdentifier.lowercasedASCII(trimmedAuthority)
-        let defaultPort: String? =
-            switch ComponentIdentifier.lowercasedASCII(scheme) {
-            case "https": ":443"
-            case "http": ":80"
-            default: nil
-            }
-        if let defaultPort, text.hasSuffix(defaultPort) {
-            let host = text.dropLast(defaultPort.count)
-            // "[::1]:443" has its port after the bracket; a bare IPv6 address has no port.
-            if !host.contains(":") || host.hasSuffix("]") { text = String(host) }
+    /// Appends the authority with the host lowercased, surrounding whitespace and the scheme's
+    /// default port removed; returns the number of bytes appended.
+    @discardableResult
+    static func appendNormalizedAuthority(_ authority: String, scheme: String, to output: inout [UInt8]) -> Int {
+        ByteText.withBytes(authority) { bytes in
+            var start = 0
+            var end = bytes.count
+            while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+            while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+            let trimmedBytes = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let length = ByteText.withBytes(scheme) { ByteText.lengthWithoutDefaultPort(trimmedBytes, scheme: $0) }
+            ByteText.appendLowercased(UnsafeBufferPointer(rebasing: trimmedBytes[0..<length]), to: &output)
+            return length
         }
-        return text
+    }
+
+    /// The normalised authority as a string.
+    static func normalizedAuthority(_ authority: String, scheme: String) -> String {
+        var bytes: [UInt8] = []
+        appendNormalizedAuthority(authority, scheme: scheme, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The first value of a field, by its lowercase name.
+    static func firstValue(in headers: HTTPHeaders, lowercaseName: StaticString) -> String? {
+        let name = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
+        for field in headers where ByteText.equalsIgnoringCase(field.name, lowercase: name) { return field.value }
+        return nil
+    }
+
+    /// The values of a field joined with `", "` (no copy for a single line), or `nil` when absent.
+    static func combinedValue(in headers: HTTPHeaders, lowercaseName: StaticString) -> String? {
+        let name = UnsafeBufferPointer(start: lowercaseName.utf8Start, count: lowercaseName.utf8CodeUnitCount)
+        var combined: String?
+        for field in headers where ByteText.equalsIgnoringCase(field.name, lowercase: name) {
+            if combined == nil {
+                combined = field.value
+            } else {
+                combined! += ", " + field.value
+            }
+        }
+        return combined
+    }
+
+    /// Whether a field is present, by its lowercase name.
+    static func contains(_ headers: HTTPHeaders, lowercaseName: StaticString) -> Bool {
+        firstValue(in: headers, lowercaseName: lowercaseName) != nil
     }
 }

@@ -40,3 +40,8 @@ package final class OpenSSLBaseline: @unchecked Sendable {
         return Int(written)
     }
 }
+
+/// Scratch.
+package enum SecureRandomProbe {
+    package static func nonce() throws -> String { try NonceSource.nonce() }
+}

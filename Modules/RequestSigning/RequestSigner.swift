@@ -62,15 +62,68 @@ public struct RequestSigner: Sendable {
     /// The covered components without and with `content-digest`.
     let plainComponents: [ComponentIdentifier]
     let digestComponents: [ComponentIdentifier]
-    /// `("@method" ...)` for each component list, written once.
-    let plainListBytes: [UInt8]
-    let digestListBytes: [UInt8]
+    /// How each line of the base is made, without and with `content-digest`.
+    let plainPlan: Plan
+    let digestPlan: Plan
     /// `;keyid="..."[;alg="..."][;tag="..."]`, written once.
     let keyParameterBytes: [UInt8]
     /// `label=`.
     let labelBytes: [UInt8]
     /// Whole seconds of ``Configuration/lifetime``.
     let lifetimeSeconds: Int64?
+
+    /// The precomputed lines of a signature base for one component list.
+    struct Plan: Sendable {
+        /// One line: its `"name": ` prefix and where its value comes from.
+        struct Step: Sendable {
+            var prefix: [UInt8]
+            var source: Source
+        }
+
+        /// Where a line's value comes from when signing an ``HTTPRequest``.
+        enum Source: Sendable {
+            case method, authority, scheme, targetURI, requestTarget, path, query
+            /// A header field without parameters, by its lowercase name.
+            case field(String)
+            /// Anything else, evaluated on a ``SignableMessage``.
+            case other(ComponentIdentifier)
+        }
+
+        var steps: [Step]
+        /// `("@method" ...)`.
+        var listBytes: [UInt8]
+        /// Whether some step needs a ``SignableMessage``.
+        var needsMessage: Bool
+
+        init(_ components: [ComponentIdentifier]) {
+            steps = components.map { component in
+                let source: Source
+                switch (component.derived, component.parameters.isEmpty) {
+                case (.method, true): source = .method
+                case (.authority, true): source = .authority
+                case (.scheme, true): source = .scheme
+                case (.targetURI, true): source = .targetURI
+                case (.requestTarget, true): source = .requestTarget
+                case (.path, true): source = .path
+                case (.query, true): source = .query
+                case (nil, true): source = .field(component.name)
+                default: source = .other(component)
+                }
+                return Step(prefix: component.linePrefix, source: source)
+            }
+            var list: [UInt8] = [UInt8(ascii: "(")]
+            for (index, component) in components.enumerated() {
+                if index > 0 { list.append(0x20) }
+                component.appendSerialized(to: &list)
+            }
+            list.append(UInt8(ascii: ")"))
+            listBytes = list
+            needsMessage = steps.contains {
+                if case .other = $0.source { return true }
+                return false
+            }
+        }
+    }
 
     /// Creates a signer.
     /// - Parameters:
@@ -101,8 +154,9 @@ public struct RequestSigner: Sendable {
             !configuration.coversContentDigest || plain.contains(.contentDigest) ? plain : plain + [.contentDigest]
         var seconds: Int64?
         if let lifetime = configuration.lifetime {
-            seconds = lifetime.components.seconds
-            guard seconds! >= 0 else { throw SigningError(.invalidConfiguration, "the signature lifetime is negative") }
+            let whole = lifetime.components.seconds
+            guard whole >= 0 else { throw SigningError(.invalidConfiguration, "the signature lifetime is negative") }
+            seconds = whole
         }
         var keyParameters = SFParameters()
         keyParameters["keyid"] = .string(key.id)
@@ -117,31 +171,96 @@ public struct RequestSigner: Sendable {
         self.clock = clock
         self.plainComponents = plain
         self.digestComponents = digest
-        self.plainListBytes = Self.listBytes(plain)
-        self.digestListBytes = Self.listBytes(digest)
+        self.plainPlan = Plan(plain)
+        self.digestPlan = Plan(digest)
         self.keyParameterBytes = keyBytes
         self.labelBytes = label
         self.lifetimeSeconds = seconds
     }
 
-    private static func listBytes(_ components: [ComponentIdentifier]) -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "(")]
-        for (index, component) in components.enumerated() {
-            if index > 0 { bytes.append(0x20) }
-            bytes.append(contentsOf: component.serialized)
-        }
-        bytes.append(UInt8(ascii: ")"))
-        return bytes
-    }
-
     /// Signs a request: returns it with `Content-Digest` (when it has a body),
     /// `Signature-Input` and `Signature` set.
+    ///
+    /// This is the middleware's path: the base is built straight from the URL's bytes and the
+    /// header fields, into one buffer.
     /// - Throws: ``SigningError``: the URL has no host, a covered field is missing, OpenSSL failed.
     public func sign(_ request: HTTPRequest) throws(SigningError) -> HTTPRequest {
-        var message = try SignableMessage(request)
-        try sign(&message)
         var signed = request
-        signed.headers = message.headers
+        let digested = configuration.coversContentDigest && !(request.body?.isEmpty ?? true)
+        if digested, let body = request.body {
+            let value = try digestFieldValue(body)
+            if MessageText.contains(signed.headers, lowercaseName: "content-digest") {
+                signed.headers.replaceOrAdd(name: "Content-Digest", value: value)
+            } else {
+                signed.headers.add(name: "Content-Digest", value: value)
+            }
+        }
+        let plan = digested ? digestPlan : plainPlan
+        var inner = plan.listBytes
+        inner.reserveCapacity(inner.count + 96 + keyParameterBytes.count)
+        try appendParameters(to: &inner, created: nil, nonce: nil)
+
+        let message = plan.needsMessage ? try SignableMessage(signed) : nil
+        var base: [UInt8] = []
+        base.reserveCapacity(384 + inner.count)
+        let url = request.url.absoluteString
+        let method = request.method.rawValue
+        let headers = signed.headers
+        let problem: SigningError? = ByteText.withBytes(url) { bytes in
+            guard let uri = URIRanges(bytes), !uri.authority.isEmpty else {
+                return SigningError(.invalidMessage, "the URL has no scheme and host to sign: \(url)")
+            }
+            let scheme = UnsafeBufferPointer(rebasing: bytes[uri.scheme])
+            let authority = UnsafeBufferPointer(rebasing: bytes[uri.authority])
+            let path = UnsafeBufferPointer(rebasing: bytes[uri.path])
+            let query = uri.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
+            for step in plan.steps {
+                base.append(contentsOf: step.prefix)
+                switch step.source {
+                case .method:
+                    guard ByteText.withBytes(method, { ByteText.isVisible($0) }) else {
+                        return SigningError(.invalidComponent, "the method contains a space or control character")
+                    }
+                    base.append(contentsOf: method.utf8)
+                case .authority:
+                    Self.appendAuthority(authority, scheme: scheme, to: &base)
+                case .scheme:
+                    ByteText.appendLowercased(scheme, to: &base)
+                case .targetURI:
+                    ByteText.appendLowercased(scheme, to: &base)
+                    base.append(contentsOf: "://".utf8)
+                    Self.appendAuthority(authority, scheme: scheme, to: &base)
+                    Self.appendTarget(path: path, query: query, to: &base)
+                case .requestTarget:
+                    Self.appendTarget(path: path, query: query, to: &base)
+                case .path:
+                    if path.isEmpty { base.append(UInt8(ascii: "/")) } else { base.append(contentsOf: path) }
+                case .query:
+                    base.append(UInt8(ascii: "?"))
+                    if let query { base.append(contentsOf: query) }
+                case .field(let name):
+                    switch SignableMessage.appendCombinedValue(of: name, in: headers, to: &base) {
+                    case .appended: break
+                    case .absent: return SigningError(.missingComponent, "the message has no header field \"\(name)\"")
+                    case .invalid(let reason): return SigningError(.invalidComponent, "the field \"\(name)\" contains \(reason)")
+                    }
+                case .other(let component):
+                    do throws(SigningError) {
+                        try message?.appendValue(of: component, to: &base)
+                    } catch {
+                        return error
+                    }
+                }
+                base.append(0x0A)
+            }
+            return nil
+        }
+        if let problem { throw problem }
+        base.append(contentsOf: SignatureBase.signatureParamsPrefix)
+        base.append(contentsOf: inner)
+        let signature = try signatureField(over: base)
+        inner.insert(contentsOf: labelBytes, at: 0)
+        Self.setFields(input: inner, signature: signature, label: configuration.label, in: &signed.headers)
         return signed
     }
 
@@ -159,28 +278,16 @@ public struct RequestSigner: Sendable {
         created: Date? = nil,
         nonce: String? = nil
     ) throws(SigningError) -> SignatureInput {
-        let prepared = try prepare(&message, created: created, nonce: nonce)
+        let (components, inner) = try prepare(&message, created: created, nonce: nonce)
         var base: [UInt8] = []
-        base.reserveCapacity(256 + prepared.inner.count * 2)
-        try SignatureBase.appendComponentLines(prepared.components, of: message, to: &base)
-        base.append(contentsOf: prepared.inner)
-        var signatureField = labelBytes
-        signatureField.reserveCapacity(labelBytes.count + 4 + (key.algorithm.macLength + 2) / 3 * 4)
-        signatureField.append(UInt8(ascii: ":"))
-        try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { (mac) throws(SigningError) in
-            let length = try base.withUnsafeBytes { bytes in
-                Result { () throws(SigningError) in try key.secret.authenticate(bytes, into: mac) }
-            }.get()
-            Base64.encode(UnsafeRawBufferPointer(rebasing: mac[..<length]), into: &signatureField)
-        }
-        signatureField.append(UInt8(ascii: ":"))
-        var inputField = labelBytes
-        inputField.append(contentsOf: prepared.inner)
-        Self.setMember(String(decoding: inputField, as: UTF8.self), label: configuration.label,
-            field: "Signature-Input", in: &message.headers)
-        Self.setMember(String(decoding: signatureField, as: UTF8.self), label: configuration.label,
-            field: "Signature", in: &message.headers)
-        return SignatureInput(label: configuration.label, components: prepared.components, parameters: prepared.parameters)
+        base.reserveCapacity(384 + inner.count)
+        try SignatureBase.appendComponentLines(components, of: message, to: &base)
+        base.append(contentsOf: inner)
+        let signature = try signatureField(over: base)
+        var input = labelBytes
+        input.append(contentsOf: inner)
+        Self.setFields(input: input, signature: signature, label: configuration.label, in: &message.headers)
+        return try signatureInput(components: components, inner: inner)
     }
 
     /// The signature base this signer would sign for `message`, without signing (for debugging;
@@ -191,56 +298,121 @@ public struct RequestSigner: Sendable {
         created: Date? = nil,
         nonce: String? = nil
     ) throws(SigningError) -> SignatureBase {
-        let prepared = try prepare(&message, created: created, nonce: nonce)
+        let (components, inner) = try prepare(&message, created: created, nonce: nonce)
         var base: [UInt8] = []
-        try SignatureBase.appendComponentLines(prepared.components, of: message, to: &base)
-        base.append(contentsOf: prepared.inner)
+        try SignatureBase.appendComponentLines(components, of: message, to: &base)
+        base.append(contentsOf: inner)
         return SignatureBase(bytes: base)
     }
+
+    // MARK: Parts
 
     /// Adds `Content-Digest` when needed and writes the inner list with its parameters.
     private func prepare(
         _ message: inout SignableMessage,
         created: Date?,
         nonce: String?
-    ) throws(SigningError) -> (components: [ComponentIdentifier], inner: [UInt8], parameters: SignatureParameters) {
+    ) throws(SigningError) -> (components: [ComponentIdentifier], inner: [UInt8]) {
         let digested = configuration.coversContentDigest && message.hasBody
         if digested, let body = message.body {
-            let digest = try configuration.digestAlgorithm.hash(body)
-            message.headers.replaceOrAdd(
-                name: "Content-Digest", value: ContentDigest.fieldValue(digest: digest, algorithm: configuration.digestAlgorithm))
+            message.headers.replaceOrAdd(name: "Content-Digest", value: try digestFieldValue(body))
         }
+        let plan = digested ? digestPlan : plainPlan
+        var inner = plan.listBytes
+        try appendParameters(to: &inner, created: created, nonce: nonce)
+        return (digested ? digestComponents : plainComponents, inner)
+    }
+
+    /// The `Content-Digest` value for a body.
+    private func digestFieldValue(_ body: Data) throws(SigningError) -> String {
+        let digest = try configuration.digestAlgorithm.hash(body)
+        return ContentDigest.fieldValue(digest: digest, algorithm: configuration.digestAlgorithm)
+    }
+
+    /// Appends `;created=...;expires=...;nonce="...";keyid=...`.
+    private func appendParameters(to inner: inout [UInt8], created: Date?, nonce: String?) throws(SigningError) {
         let time = created ?? clock()
         let createdSeconds = Int64(time.timeIntervalSince1970.rounded(.down))
-        var nonceValue: String?
+        inner.append(contentsOf: ";created=".utf8)
+        SFSerializer.appendDecimalDigits(of: createdSeconds, to: &inner)
+        if let lifetimeSeconds {
+            inner.append(contentsOf: ";expires=".utf8)
+            SFSerializer.appendDecimalDigits(of: createdSeconds + lifetimeSeconds, to: &inner)
+        }
         if let nonce {
             guard !nonce.isEmpty, nonce.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
                 throw SigningError(.invalidConfiguration, "a nonce must be non-empty printable ASCII")
             }
-            nonceValue = nonce
-        } else if configuration.includesNonce {
-            nonceValue = try SecureRandom.nonce()
-        }
-        var inner = digested ? digestListBytes : plainListBytes
-        inner.reserveCapacity(inner.count + 64 + keyParameterBytes.count + (nonceValue?.utf8.count ?? 0))
-        inner.append(contentsOf: ";created=".utf8)
-        SFSerializer.appendDecimalDigits(of: createdSeconds, to: &inner)
-        var expires: Int64?
-        if let lifetimeSeconds {
-            expires = createdSeconds + lifetimeSeconds
-            inner.append(contentsOf: ";expires=".utf8)
-            SFSerializer.appendDecimalDigits(of: createdSeconds + lifetimeSeconds, to: &inner)
-        }
-        if let nonceValue {
             inner.append(contentsOf: ";nonce=".utf8)
             // Checked above as printable ASCII, so it serialises.
-            try? SFSerializer.appendString(nonceValue, to: &inner)
+            try? SFSerializer.appendString(nonce, to: &inner)
+        } else if configuration.includesNonce {
+            inner.append(contentsOf: ";nonce=\"".utf8)
+            try NonceSource.appendNonce(to: &inner)
+            inner.append(UInt8(ascii: "\""))
         }
         inner.append(contentsOf: keyParameterBytes)
-        let parameters = SignatureParameters(
-            created: createdSeconds, expires: expires, nonce: nonceValue, keyID: key.id,
-            algorithm: configuration.includesAlgorithm ? key.algorithm.rawValue : nil, tag: key.tag)
-        return (digested ? digestComponents : plainComponents, inner, parameters)
+    }
+
+    /// `label=:base64(MAC):`.
+    private func signatureField(over base: [UInt8]) throws(SigningError) -> [UInt8] {
+        var field = labelBytes
+        field.reserveCapacity(labelBytes.count + 4 + (key.algorithm.macLength + 2) / 3 * 4)
+        field.append(UInt8(ascii: ":"))
+        try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { (mac) throws(SigningError) in
+            let length = try base.withUnsafeBytes { bytes in
+                Result { () throws(SigningError) in try key.secret.authenticate(bytes, into: mac) }
+            }.get()
+            Base64.encode(UnsafeRawBufferPointer(rebasing: mac[..<length]), into: &field)
+        }
+        field.append(UInt8(ascii: ":"))
+        return field
+    }
+
+    /// The signature input that `inner` (the serialised inner list) describes.
+    private func signatureInput(components: [ComponentIdentifier], inner: [UInt8]) throws(SigningError) -> SignatureInput {
+        let text = String(decoding: configuration.label.utf8 + [UInt8(ascii: "=")] + inner, as: UTF8.self)
+        guard let input = try SignatureInput.parse(fieldValue: text).first else {
+            throw SigningError(.invalidConfiguration, "the signature input could not be read back")
+        }
+        return input
+    }
+
+    private static func appendAuthority(
+        _ authority: UnsafeBufferPointer<UInt8>,
+        scheme: UnsafeBufferPointer<UInt8>,
+        to output: inout [UInt8]
+    ) {
+        let length = ByteText.lengthWithoutDefaultPort(authority, scheme: scheme)
+        ByteText.appendLowercased(UnsafeBufferPointer(rebasing: authority[0..<length]), to: &output)
+    }
+
+    private static func appendTarget(
+        path: UnsafeBufferPointer<UInt8>,
+        query: UnsafeBufferPointer<UInt8>?,
+        to output: inout [UInt8]
+    ) {
+        if path.isEmpty { output.append(UInt8(ascii: "/")) } else { output.append(contentsOf: path) }
+        if let query {
+            output.append(UInt8(ascii: "?"))
+            output.append(contentsOf: query)
+        }
+    }
+
+    /// Adds `Signature-Input` and `Signature`, replacing a member with the same label and keeping
+    /// the others.
+    static func setFields(input: [UInt8], signature: [UInt8], label: String, in headers: inout HTTPHeaders) {
+        let inputText = String(decoding: input, as: UTF8.self)
+        let signatureText = String(decoding: signature, as: UTF8.self)
+        if !MessageText.contains(headers, lowercaseName: "signature-input")
+            && !MessageText.contains(headers, lowercaseName: "signature")
+        {
+            headers.add(name: "Signature-Input", value: inputText)
+            headers.add(name: "Signature", value: signatureText)
+            return
+        }
+        setMember(inputText, label: label, field: "Signature-Input", in: &headers)
+        setMember(signatureText, label: label, field: "Signature", in: &headers)
     }
 
     /// Puts `member` (`label=...`) into a dictionary field, replacing a member with the same

@@ -28,8 +28,8 @@ extension SignableMessage {
             }
             return try request.appendValue(of: component.withoutRequestParameter, to: &output)
         }
-        if component.isDerived {
-            try appendDerivedValue(of: component, to: &output)
+        if let derived = component.derived {
+            try appendDerivedValue(derived, of: component, to: &output)
         } else {
             try appendFieldValue(of: component, to: &output)
         }
@@ -37,8 +37,12 @@ extension SignableMessage {
 
     // MARK: Derived components
 
-    private func appendDerivedValue(of component: ComponentIdentifier, to output: inout [UInt8]) throws(SigningError) {
-        if component.name == "@status" {
+    private func appendDerivedValue(
+        _ derived: ComponentIdentifier.Derived,
+        of component: ComponentIdentifier,
+        to output: inout [UInt8]
+    ) throws(SigningError) {
+        if derived == .status {
             guard let status else { throw SigningError(.invalidComponent, "\"@status\" applies to responses only") }
             guard (100...999).contains(status) else {
                 throw SigningError(.invalidComponent, "the status \(status) is not a three-digit code")
@@ -50,15 +54,15 @@ extension SignableMessage {
             throw SigningError(
                 .invalidComponent, "\(component) applies to requests; a response covers it with \"req\"")
         }
-        switch component.name {
-        case "@method":
+        switch derived {
+        case .method:
             try Self.appendChecked(method, of: component, to: &output)
-        case "@authority":
+        case .authority:
             try appendAuthority(of: component, to: &output)
-        case "@scheme":
-            try Self.appendChecked(ComponentIdentifier.lowercasedASCII(scheme), of: component, to: &output)
-        case "@target-uri":
-            try Self.appendChecked(ComponentIdentifier.lowercasedASCII(scheme), of: component, to: &output)
+        case .scheme:
+            ByteText.withBytes(scheme) { ByteText.appendLowercased($0, to: &output) }
+        case .targetURI:
+            ByteText.withBytes(scheme) { ByteText.appendLowercased($0, to: &output) }
             output.append(contentsOf: "://".utf8)
             try appendAuthority(of: component, to: &output)
             try Self.appendChecked(path.isEmpty ? "/" : path, of: component, to: &output)
@@ -66,26 +70,32 @@ extension SignableMessage {
                 output.append(UInt8(ascii: "?"))
                 try Self.appendChecked(query, of: component, to: &output)
             }
-        case "@request-target":
+        case .requestTarget:
             try Self.appendChecked(requestTarget, of: component, to: &output)
-        case "@path":
+        case .path:
             try Self.appendChecked(path.isEmpty ? "/" : path, of: component, to: &output)
-        case "@query":
+        case .query:
             output.append(UInt8(ascii: "?"))
             if let query { try Self.appendChecked(query, of: component, to: &output) }
-        case "@query-param":
+        case .queryParameter:
             try appendQueryParameter(of: component, to: &output)
-        default:
-            throw SigningError(.invalidComponent, "\(component) is not a derived component RFC 9421 defines")
+        case .status:
+            break
         }
     }
 
     private func appendAuthority(of component: ComponentIdentifier, to output: inout [UInt8]) throws(SigningError) {
-        let value = normalizedAuthority
-        guard !value.isEmpty else {
+        let start = output.count
+        let length = MessageText.appendNormalizedAuthority(authority, scheme: scheme, to: &output)
+        guard length > 0 else {
             throw SigningError(.missingComponent, "\(component) needs an authority, and the message has no Host")
         }
-        try Self.appendChecked(value, of: component, to: &output)
+        let valid = output.withUnsafeBufferPointer {
+            ByteText.isVisible(UnsafeBufferPointer(rebasing: $0[start..<start + length]))
+        }
+        guard valid else {
+            throw SigningError(.invalidComponent, "the value of \(component) contains a space or control character")
+        }
     }
 
     /// Appends text that must be visible ASCII or non-ASCII bytes (no controls, no spaces
@@ -95,12 +105,14 @@ extension SignableMessage {
         of component: ComponentIdentifier,
         to output: inout [UInt8]
     ) throws(SigningError) {
-        for byte in text.utf8 {
-            guard byte > 0x20 && byte != 0x7F else {
-                throw SigningError(.invalidComponent, "the value of \(component) contains a space or control character")
-            }
+        let valid = ByteText.withBytes(text) { bytes in
+            guard ByteText.isVisible(bytes) else { return false }
+            output.append(contentsOf: bytes)
+            return true
         }
-        output.append(contentsOf: text.utf8)
+        guard valid else {
+            throw SigningError(.invalidComponent, "the value of \(component) contains a space or control character")
+        }
     }
 
     private func appendQueryParameter(of component: ComponentIdentifier, to output: inout [UInt8]) throws(SigningError) {
@@ -121,7 +133,9 @@ extension SignableMessage {
                     "the query parameter \"\(wanted)\" occurs more than once, so RFC 9421 forbids covering it alone")
             }
             var value: [UInt8] = []
-            if let equals { FormURLEncoding.encode(FormURLEncoding.decode(pair[pair.index(after: equals)...].utf8), into: &value) }
+            if let equals {
+                FormURLEncoding.encode(FormURLEncoding.decode(pair[pair.index(after: equals)...].utf8), into: &value)
+            }
             found = value
         }
         guard let found else {
@@ -133,25 +147,27 @@ extension SignableMessage {
     // MARK: Fields
 
     private func appendFieldValue(of component: ComponentIdentifier, to output: inout [UInt8]) throws(SigningError) {
-        let fromTrailers = component.parameters["tr"] != nil
+        let parameters = component.parameters
+        let fromTrailers = !parameters.isEmpty && parameters["tr"] != nil
         let fields = fromTrailers ? trailers : headers
         let section = fromTrailers ? "trailer" : "header"
-        let parameters = component.parameters
-        let transforms = parameters["sf"] != nil || parameters["key"] != nil || parameters["bs"] != nil
+        let transforms =
+            !parameters.isEmpty && (parameters["sf"] != nil || parameters["key"] != nil || parameters["bs"] != nil)
         if !transforms {
-            var count = 0
-            for field in fields where field.name.equalsIgnoringASCIICase(component.name) {
-                if count > 0 { output.append(contentsOf: ", ".utf8) }
-                try Self.appendCleanValue(field.value, of: component, to: &output)
-                count += 1
+            switch Self.appendCombinedValue(of: component.name, in: fields, to: &output) {
+            case .appended: return
+            case .absent:
+                throw SigningError(.missingComponent, "the message has no \(section) field \"\(component.name)\"")
+            case .invalid(let reason):
+                throw SigningError(.invalidComponent, "the field \(component) contains \(reason)")
             }
-            guard count > 0 else { throw SigningError(.missingComponent, "the message has no \(section) field \(component)") }
-            return
         }
         var lines: [[UInt8]] = []
         for field in fields where field.name.equalsIgnoringASCIICase(component.name) {
             var line: [UInt8] = []
-            try Self.appendCleanValue(field.value, of: component, to: &line)
+            if let reason = Self.appendCleanValue(field.value, to: &line) {
+                throw SigningError(.invalidComponent, "the field \(component) contains \(reason)")
+            }
             lines.append(line)
         }
         guard !lines.isEmpty else {
@@ -192,6 +208,33 @@ extension SignableMessage {
         }
     }
 
+    /// The outcome of appending a field's combined value.
+    enum FieldAppend {
+        case appended
+        case absent
+        case invalid(String)
+    }
+
+    /// Appends the values of every field named `lowercaseName` (cleaned, joined with `", "`).
+    static func appendCombinedValue(
+        of lowercaseName: String,
+        in fields: HTTPHeaders,
+        to output: inout [UInt8]
+    ) -> FieldAppend {
+        ByteText.withBytes(lowercaseName) { name in
+            var count = 0
+            for field in fields where ByteText.equalsIgnoringCase(field.name, lowercase: name) {
+                if count > 0 {
+                    output.append(UInt8(ascii: ","))
+                    output.append(0x20)
+                }
+                if let reason = appendCleanValue(field.value, to: &output) { return .invalid(reason) }
+                count += 1
+            }
+            return count > 0 ? .appended : .absent
+        }
+    }
+
     private static func appendStructured(_ value: String, name: String, to output: inout [UInt8]) throws(StructuredFieldError) {
         switch structuredFieldTypes[name] {
         case .dictionary: try SFSerializer.appendDictionary(try SFParser.parseDictionary(value), to: &output)
@@ -209,46 +252,54 @@ extension SignableMessage {
     }
 
     /// Appends a field line's value with leading and trailing whitespace removed and obsolete
-    /// line folding replaced by one space (RFC 9421 §2.1). Any other line break is an error.
-    static func appendCleanValue(
-        _ value: String,
-        of component: ComponentIdentifier,
-        to output: inout [UInt8]
-    ) throws(SigningError) {
-        let utf8 = value.utf8
-        var start = utf8.startIndex
-        var end = utf8.endIndex
-        while start < end && isWhitespace(utf8[start]) { start = utf8.index(after: start) }
-        while end > start && isWhitespace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+    /// line folding replaced by one space (RFC 9421 §2.1).
+    /// - Returns: `nil`, or what makes the value unusable (a line break that is not a fold, a
+    ///   control character).
+    static func appendCleanValue(_ value: String, to output: inout [UInt8]) -> String? {
+        ByteText.withBytes(value) { bytes in
+            var start = 0
+            var end = bytes.count
+            while start < end && isWhitespace(bytes[start]) { start += 1 }
+            while end > start && isWhitespace(bytes[end - 1]) { end -= 1 }
+            var clean = true
+            for index in start..<end {
+                let byte = bytes[index]
+                clean = clean && (byte >= 0x20 || byte == 0x09) && byte != 0x7F
+            }
+            if clean {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                return nil
+            }
+            return appendUnfolded(UnsafeBufferPointer(rebasing: bytes[start..<end]), to: &output)
+        }
+    }
+
+    /// The slow path of ``appendCleanValue(_:to:)``: replaces each obs-fold (CRLF or LF, then
+    /// spaces or tabs) with one space.
+    private static func appendUnfolded(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> String? {
         let valueStart = output.count
-        var index = start
-        while index < end {
-            let byte = utf8[index]
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == 0x0D || byte == 0x0A {
-                // obs-fold: CRLF or LF followed by at least one space or tab.
                 var next = index
                 if byte == 0x0D {
-                    next = utf8.index(after: next)
-                    guard next < end, utf8[next] == 0x0A else {
-                        throw SigningError(.invalidComponent, "the field \(component) contains a bare CR")
-                    }
+                    next += 1
+                    guard next < bytes.count, bytes[next] == 0x0A else { return "a bare CR" }
                 }
-                next = utf8.index(after: next)
-                guard next < end, isWhitespace(utf8[next]) else {
-                    throw SigningError(.invalidComponent, "the field \(component) contains a line break")
-                }
-                while next < end && isWhitespace(utf8[next]) { next = utf8.index(after: next) }
+                next += 1
+                guard next < bytes.count, isWhitespace(bytes[next]) else { return "a line break" }
+                while next < bytes.count && isWhitespace(bytes[next]) { next += 1 }
                 while output.count > valueStart, let last = output.last, isWhitespace(last) { output.removeLast() }
                 output.append(0x20)
                 index = next
                 continue
             }
-            guard byte >= 0x20 || byte == 0x09, byte != 0x7F else {
-                throw SigningError(.invalidComponent, "the field \(component) contains a control character")
-            }
+            guard byte >= 0x20 || byte == 0x09, byte != 0x7F else { return "a control character" }
             output.append(byte)
-            index = utf8.index(after: index)
+            index += 1
         }
+        return nil
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }

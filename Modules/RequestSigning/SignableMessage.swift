@@ -21,8 +21,14 @@ public struct SignableMessage: Sendable {
     /// The query without its `?`, still percent-encoded, or `nil` when there is no `?`.
     public var query: String?
     /// The request target exactly as on the request line (origin form `/a?b` unless the request
-    /// used the absolute, authority or asterisk form).
-    public var requestTarget: String
+    /// used the absolute, authority or asterisk form); derived from ``path`` and ``query`` when
+    /// not set.
+    public var requestTarget: String {
+        get { rawRequestTarget ?? (path.isEmpty ? "/" : path) + (query.map { "?" + $0 } ?? "") }
+        set { rawRequestTarget = newValue }
+    }
+    /// The request target as received, when it was given.
+    private var rawRequestTarget: String?
     /// The status code, for a response; `nil` for a request.
     public var status: Int?
     /// The header fields, in order, repeated names kept.
@@ -57,7 +63,7 @@ public struct SignableMessage: Sendable {
         self.authority = authority
         self.path = path
         self.query = query
-        self.requestTarget = (path.isEmpty ? "/" : path) + (query.map { "?" + $0 } ?? "")
+        self.rawRequestTarget = nil
         self.status = nil
         self.headers = headers
         self.trailers = HTTPHeaders()
@@ -84,7 +90,7 @@ public struct SignableMessage: Sendable {
     ) throws(SigningError) {
         self.init(method: method, scheme: scheme, authority: "", path: "", headers: headers, body: body)
         self.requestTarget = requestTarget
-        if let host = headers["host"] { authority = MessageText.trimmed(host) }
+        if let host = MessageText.firstValue(in: headers, lowercaseName: "host") { authority = MessageText.trimmed(host) }
         if requestTarget.hasPrefix("/") {
             let split = Self.splitPathAndQuery(Substring(requestTarget))
             path = split.path

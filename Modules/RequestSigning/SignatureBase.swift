@@ -38,7 +38,7 @@ public struct SignatureBase: Sendable, CustomStringConvertible {
         to output: inout [UInt8]
     ) throws(SigningError) {
         for component in components {
-            output.append(contentsOf: component.serialized)
+            component.appendSerialized(to: &output)
             output.append(UInt8(ascii: ":"))
             output.append(0x20)
             try message.appendValue(of: component, to: &output)

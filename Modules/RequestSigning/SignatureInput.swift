@@ -43,7 +43,7 @@ public struct SignatureInput: Hashable, Sendable {
         bytes.append(UInt8(ascii: "("))
         for (index, component) in components.enumerated() {
             if index > 0 { bytes.append(0x20) }
-            bytes.append(contentsOf: component.serialized)
+            component.appendSerialized(to: &bytes)
         }
         bytes.append(UInt8(ascii: ")"))
         do {

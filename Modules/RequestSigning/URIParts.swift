@@ -1,44 +1,83 @@
-/// The parts of an absolute URI (`scheme://authority/path?query#fragment`), split without
-/// decoding anything.
-struct URIParts {
-    /// The scheme, lowercased.
-    var scheme: String
+/// Byte ranges of the parts of an absolute URI (`scheme://userinfo@authority/path?query#fragment`),
+/// found without decoding or copying anything.
+struct URIRanges {
+    /// The scheme, before `://`.
+    var scheme: Range<Int>
     /// The authority without user information.
+    var authority: Range<Int>
+    /// The path (possibly empty).
+    var path: Range<Int>
+    /// The query without `?`, or `nil` when there is no `?`.
+    var query: Range<Int>?
+
+    /// Splits `bytes`, or returns `nil` when they do not start with `scheme://`.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        guard let first = bytes.first, SFCharacters.isLetter(first) else { return nil }
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard SFCharacters.isLetter(byte) || SFCharacters.isDigit(byte) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            else { break }
+            index += 1
+        }
+        guard index + 2 < bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+            bytes[index + 2] == UInt8(ascii: "/")
+        else { return nil }
+        scheme = 0..<index
+        var authorityStart = index + 3
+        var position = authorityStart
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: "@") { authorityStart = position + 1 }
+            position += 1
+        }
+        authority = authorityStart..<position
+        let pathStart = position
+        while position < bytes.count && bytes[position] != UInt8(ascii: "?") && bytes[position] != UInt8(ascii: "#") {
+            position += 1
+        }
+        path = pathStart..<position
+        query = nil
+        if position < bytes.count && bytes[position] == UInt8(ascii: "?") {
+            let queryStart = position + 1
+            position = queryStart
+            while position < bytes.count && bytes[position] != UInt8(ascii: "#") { position += 1 }
+            query = queryStart..<position
+        }
+    }
+}
+
+/// The parts of an absolute URI as strings (the scheme lowercased).
+struct URIParts {
+    var scheme: String
     var authority: String
-    /// The path as written (may be empty).
     var path: String
-    /// The query without `?`, or `nil`.
     var query: String?
 
     /// Splits `text`, or returns `nil` when it does not start with `scheme://`.
     init?(_ text: String) {
-        let utf8 = text.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon > utf8.startIndex else { return nil }
-        let schemeBytes = utf8[..<colon]
-        guard let first = schemeBytes.first, SFCharacters.isLetter(first),
-            schemeBytes.allSatisfy({
-                SFCharacters.isLetter($0) || SFCharacters.isDigit($0) || $0 == UInt8(ascii: "+")
-                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        guard
+            let parts = ByteText.withBytes(text, { bytes -> URIParts? in
+                guard let ranges = URIRanges(bytes) else { return nil }
+                func string(_ range: Range<Int>) -> String {
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                }
+                var scheme: [UInt8] = []
+                ByteText.appendLowercased(UnsafeBufferPointer(rebasing: bytes[ranges.scheme]), to: &scheme)
+                return URIParts(
+                    scheme: String(decoding: scheme, as: UTF8.self), authority: string(ranges.authority),
+                    path: string(ranges.path), query: ranges.query.map(string))
             })
         else { return nil }
-        let rest = utf8[utf8.index(after: colon)...]
-        guard rest.starts(with: "//".utf8) else { return nil }
-        let authorityStart = rest.index(rest.startIndex, offsetBy: 2)
-        var authorityEnd = authorityStart
-        while authorityEnd < utf8.endIndex {
-            let byte = utf8[authorityEnd]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            authorityEnd = utf8.index(after: authorityEnd)
-        }
-        var authority = Substring(text[authorityStart..<authorityEnd])
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var end = utf8.endIndex
-        if let hash = utf8[authorityEnd...].firstIndex(of: UInt8(ascii: "#")) { end = hash }
-        let target = Substring(text[authorityEnd..<end])
-        let split = SignableMessage.splitPathAndQuery(target)
-        self.scheme = ComponentIdentifier.lowercasedASCII(String(text[..<colon]))
-        self.authority = String(authority)
-        self.path = split.path
-        self.query = split.query
+        self = parts
+    }
+
+    private init(scheme: String, authority: String, path: String, query: String?) {
+        self.scheme = scheme
+        self.authority = authority
+        self.path = path
+        self.query = query
     }
 }
