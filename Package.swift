@@ -100,7 +100,7 @@ package.targets += [
     .target(name: "RequestSigning", dependencies: ["ServiceCore", "COpenSSL"], path: "Modules/RequestSigning"),
     .testTarget(
         name: "RequestSigningTests",
-        dependencies: ["RequestSigning", "ServiceCore", "ServiceTesting"],
+        dependencies: ["RequestSigning", "ServiceCore", "ServiceTesting", "AppLogging"],
         path: "Tests/RequestSigningTests",
         resources: [.copy("Vectors")]
     ),
@@ -160,11 +160,11 @@ package.targets += [
         dependencies: ["ModuleScaffolding", "new-module"],
         path: "Tests/ModuleScaffoldingTests"
     ),
-    .target(name: "SigningTool", dependencies: ["RequestSigning"], path: "Tools/swifty-sign/SigningTool"),
+    .target(name: "SigningTool", dependencies: ["RequestSigning", "ServiceCore"], path: "Tools/swifty-sign/SigningTool"),
     .executableTarget(name: "swifty-sign", dependencies: ["SigningTool"], path: "Tools/swifty-sign/CLI"),
     .testTarget(
         name: "SigningToolTests",
-        dependencies: ["SigningTool", "RequestSigning", "swifty-sign"],
+        dependencies: ["SigningTool", "RequestSigning", "ServiceCore", "swifty-sign"],
         path: "Tests/SigningToolTests"
     ),
     .executableTarget(

@@ -1,5 +1,6 @@
 // OpenSSL's libcrypto (OpenSSL 3) for Swift: EVP_MAC for HMAC, EVP digests, CRYPTO_memcmp,
-// RAND_bytes and OPENSSL_cleanse.
+// RAND_bytes, OPENSSL_cleanse and the error queue. Every function RequestSigning calls is a real
+// C function, so no inline wrappers are needed here.
 #ifndef SWIFTY_COPENSSL_SHIM_H
 #define SWIFTY_COPENSSL_SHIM_H
 #include <openssl/evp.h>

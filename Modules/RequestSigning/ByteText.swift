@@ -1,0 +1,73 @@
+/// Byte-level helpers for the hot paths: reading strings as UTF-8 buffers without creating
+/// intermediate strings.
+enum ByteText {
+    /// Calls `body` with the UTF-8 bytes of `text` (no copy for native strings).
+    @inline(__always)
+    static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
+    }
+
+    /// Whether `text` equals `lowercase` (already lowercase ASCII) ignoring ASCII case.
+    @inline(__always)
+    static func equalsIgnoringCase(_ text: String, lowercase: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.utf8.count == lowercase.count else { return false }
+        return withBytes(text) { bytes in
+            for index in 0..<bytes.count {
+                var byte = bytes[index]
+                if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+                if byte != lowercase[index] { return false }
+            }
+            return true
+        }
+    }
+
+    /// Whether every byte is visible ASCII or non-ASCII (nothing at or below space, no DEL):
+    /// what derived components may hold.
+    @inline(__always)
+    static func isVisible(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var ok = true
+        for byte in bytes { ok = ok && byte > 0x20 && byte != 0x7F }
+        return ok
+    }
+
+    /// Appends `bytes` lowercased (ASCII).
+    @inline(__always)
+    static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        for byte in bytes { output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+    }
+
+    /// The length of `authority` without the scheme's default port (`:443` for https, `:80` for
+    /// http), looking at the bytes only.
+    static func lengthWithoutDefaultPort(_ authority: UnsafeBufferPointer<UInt8>, scheme: UnsafeBufferPointer<UInt8>) -> Int {
+        let port: StaticString
+        if equalsIgnoringCase(scheme, "https") {
+            port = ":443"
+        } else if equalsIgnoringCase(scheme, "http") {
+            port = ":80"
+        } else {
+            return authority.count
+        }
+        let portLength = port.utf8CodeUnitCount
+        guard authority.count > portLength else { return authority.count }
+        let start = authority.count - portLength
+        for index in 0..<portLength where authority[start + index] != port.utf8Start[index] { return authority.count }
+        // "[::1]:443" has its port after the bracket; a bare IPv6 address has no port.
+        var colons = 0
+        for index in 0..<start where authority[index] == UInt8(ascii: ":") { colons += 1 }
+        if colons > 0 && authority[start - 1] != UInt8(ascii: "]") { return authority.count }
+        return start
+    }
+
+    /// Whether the bytes equal a lowercase ASCII literal, ignoring case.
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        for index in 0..<bytes.count {
+            var byte = bytes[index]
+            if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+            if byte != literal.utf8Start[index] { return false }
+        }
+        return true
+    }
+}

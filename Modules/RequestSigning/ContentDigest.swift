@@ -1,0 +1,64 @@
+/// RFC 9530 `Content-Digest`: produce the field for a body, and check a received field
+/// against the body.
+public enum ContentDigest {
+    /// The outcome of checking a `Content-Digest` field against a body.
+    public enum Verdict: Sendable, Equatable {
+        /// Every member with a supported algorithm matches the body.
+        case valid
+        /// The member for this algorithm does not match the body.
+        case mismatch(DigestAlgorithm)
+        /// The field names no algorithm this library supports (`sha-256`, `sha-512`).
+        case noSupportedAlgorithm
+        /// The field is not a dictionary of byte sequences; the text says what is wrong.
+        case malformed(String)
+    }
+
+    /// The field value for a body, for example `sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:`.
+    /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
+    public static func fieldValue(
+        for body: some Collection<UInt8>,
+        algorithm: DigestAlgorithm = .sha256
+    ) throws(SigningError) -> String {
+        let digest = try algorithm.hash(body)
+        return fieldValue(digest: digest, algorithm: algorithm)
+    }
+
+    /// The field value for a digest already computed.
+    static func fieldValue(digest: [UInt8], algorithm: DigestAlgorithm) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12 + digest.count * 4 / 3 + 4)
+        bytes.append(contentsOf: algorithm.rawValue.utf8)
+        bytes.append(contentsOf: "=:".utf8)
+        digest.withUnsafeBytes { Base64.encode($0, into: &bytes) }
+        bytes.append(UInt8(ascii: ":"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Checks a `Content-Digest` field value against the body it arrived with.
+    ///
+    /// Members with algorithms other than `sha-256` and `sha-512` are ignored; every supported
+    /// member must match.
+    /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
+    public static func check(
+        fieldValue: String,
+        body: some Collection<UInt8>
+    ) throws(SigningError) -> Verdict {
+        let dictionary: SFDictionary
+        do {
+            dictionary = try SFParser.parseDictionary(fieldValue)
+        } catch {
+            return .malformed("Content-Digest is not a structured-field dictionary: \(error)")
+        }
+        var checked = 0
+        for entry in dictionary.entries {
+            guard let algorithm = DigestAlgorithm(rawValue: entry.key) else { continue }
+            guard case .item(let item) = entry.member, case .byteSequence(let expected) = item.bareItem else {
+                return .malformed("the Content-Digest member \"\(entry.key)\" is not a byte sequence")
+            }
+            let actual = try algorithm.hash(body)
+            guard actual == expected else { return .mismatch(algorithm) }
+            checked += 1
+        }
+        return checked > 0 ? .valid : .noSupportedAlgorithm
+    }
+}

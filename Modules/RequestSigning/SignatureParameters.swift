@@ -1,0 +1,58 @@
+/// The parameters of a signature (RFC 9421 §2.3): `created`, `expires`, `nonce`, `keyid`,
+/// `alg`, `tag`, kept in order with any others a sender added.
+///
+/// The order matters: the `@signature-params` line of the base serialises them exactly as
+/// listed.
+public struct SignatureParameters: Hashable, Sendable {
+    /// The parameters in order, as serialised.
+    public var parameters: SFParameters
+
+    /// Creates parameters from structured-field parameters.
+    public init(_ parameters: SFParameters) { self.parameters = parameters }
+
+    /// Creates parameters in Swifty's order: `created`, `expires`, `nonce`, `keyid`, `alg`,
+    /// `tag` (each only when given).
+    public init(
+        created: Int64? = nil,
+        expires: Int64? = nil,
+        nonce: String? = nil,
+        keyID: String? = nil,
+        algorithm: String? = nil,
+        tag: String? = nil
+    ) {
+        parameters = SFParameters()
+        if let created { parameters["created"] = .integer(created) }
+        if let expires { parameters["expires"] = .integer(expires) }
+        if let nonce { parameters["nonce"] = .string(nonce) }
+        if let keyID { parameters["keyid"] = .string(keyID) }
+        if let algorithm { parameters["alg"] = .string(algorithm) }
+        if let tag { parameters["tag"] = .string(tag) }
+    }
+
+    /// `created`: when the signature was made, in seconds since 1970 (`nil` if absent or not an
+    /// integer).
+    public var created: Int64? { parameters["created"]?.integerValue }
+    /// `expires`: when the signature stops being valid, in seconds since 1970.
+    public var expires: Int64? { parameters["expires"]?.integerValue }
+    /// `nonce`: a random value that makes the signature unique.
+    public var nonce: String? { parameters["nonce"]?.stringValue }
+    /// `keyid`: which key made the signature.
+    public var keyID: String? { parameters["keyid"]?.stringValue }
+    /// `alg`: the algorithm the sender claims (never trusted by the verifier).
+    public var algorithm: String? { parameters["alg"]?.stringValue }
+    /// `tag`: what the signature is for; in Swifty, the signing module's name.
+    public var tag: String? { parameters["tag"]?.stringValue }
+
+    /// The name of the first of the known parameters present with the wrong type (`created`
+    /// and `expires` are integers; `nonce`, `keyid`, `alg` and `tag` are strings), or `nil`.
+    public var mistypedParameter: String? {
+        for parameter in parameters {
+            switch parameter.key {
+            case "created", "expires": if parameter.value.integerValue == nil { return parameter.key }
+            case "nonce", "keyid", "alg", "tag": if parameter.value.stringValue == nil { return parameter.key }
+            default: continue
+            }
+        }
+        return nil
+    }
+}
