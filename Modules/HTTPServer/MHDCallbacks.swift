@@ -28,6 +28,7 @@ enum MHDCallbacks {
         return core.access(
             context,
             connection: connection,
+            url: url,
             method: method,
             version: version,
             uploadData: data,
@@ -54,7 +55,17 @@ enum MHDCallbacks {
     static let collectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
         guard let cls, let key else { return .YES }
         let context = Unmanaged<RequestContext>.fromOpaque(cls).takeUnretainedValue()
+        if !context.headIsBroken {
+            if let cursor = context.headCursor, let value, HeadIntegrity.checkField(after: cursor, key: key) {
+                context.headCursor = value + valueSize
+            } else {
+                context.headIsBroken = true
+            }
+        }
         let nameBytes = UnsafeRawBufferPointer(start: key, count: keySize)
+        if keySize == 0 || !nameBytes.allSatisfy(HeaderToken.isTokenCharacter) {
+            context.headerNameIsInvalid = true
+        }
         let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
         for byte in valueBytes where byte == 0 || byte == 0x0D || byte == 0x0A {
             context.headerHasControlCharacter = true

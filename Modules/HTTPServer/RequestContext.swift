@@ -21,6 +21,9 @@ final class RequestContext: @unchecked Sendable {
         case answered
         /// A rejection was queued; the connection closes after it.
         case rejected
+        /// The chunked body passed the limit: further bytes are discarded and 413 is queued once
+        /// the body ends (libmicrohttpd 0.9.75 accepts no answer while a body is being read).
+        case discarding
     }
 
     /// The raw request-target as received.
@@ -37,7 +40,16 @@ final class RequestContext: @unchecked Sendable {
     var contentLengthCount = 0
     var contentLength: String?
     var transferEncoding: String?
+    /// End of the previous element of the head in libmicrohttpd's read buffer, for the
+    /// contiguity check of ``MHDCallbacks/collectHeader`` (see ``HeadIntegrity``).
+    var headCursor: UnsafePointer<CChar>?
+    /// Set when the head holds bytes libmicrohttpd did not hand over (hidden behind a NUL) or a
+    /// folded line.
+    var headIsBroken = false
+    /// Set when a header field name holds a character outside RFC 9110's `token`.
+    var headerNameIsInvalid = false
     var body = Data()
+    var discardedBytes = 0
     var dispatched = false
     var connection: OpaquePointer?
     var response: ServerResponse?

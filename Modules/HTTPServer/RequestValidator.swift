@@ -38,6 +38,14 @@ enum RequestValidator {
         if context.headerBytes > configuration.maxHeaderBytes {
             return .headersTooLarge("The request's header fields exceed \(configuration.maxHeaderBytes) bytes.")
         }
+        if context.headIsBroken {
+            return .badRequest(
+                "The request head is malformed: a NUL byte inside the request line or a field, or a folded field line."
+            )
+        }
+        if context.headerNameIsInvalid {
+            return .badRequest("A header field name holds a character that is not allowed in a token (RFC 9110).")
+        }
         if context.headerHasControlCharacter {
             return .badRequest("A header field value contains NUL, CR or LF.")
         }

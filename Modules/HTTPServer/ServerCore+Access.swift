@@ -11,6 +11,7 @@ extension ServerCore {
     func access(
         _ context: RequestContext,
         connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
         version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?,
@@ -19,12 +20,22 @@ extension ServerCore {
         switch context.stage {
         case .head:
             context.connection = connection
+            context.headCursor = HeadIntegrity.checkRequestLine(
+                method: method,
+                url: url,
+                version: version,
+                targetLength: context.target.utf8.count
+            )
+            context.headIsBroken = context.headCursor == nil
             _ = MHD_get_connection_values_n(
                 connection,
                 .HEADER_KIND,
                 MHDCallbacks.collectHeader,
                 Unmanaged.passUnretained(context).toOpaque()
             )
+            if !context.headIsBroken, let cursor = context.headCursor, !HeadIntegrity.checkEnd(cursor) {
+                context.headIsBroken = true
+            }
             if let rejection = RequestValidator.check(
                 context,
                 version: version,
@@ -42,7 +53,11 @@ extension ServerCore {
             if size > 0 {
                 uploadDataSize.pointee = 0
                 guard context.body.count + size <= configuration.maxBodyBytes else {
-                    return reject(context, connection: connection, with: .bodyTooLarge(limit: configuration.maxBodyBytes))
+                    // Only a chunked body gets here (Content-Length was checked on the head).
+                    context.stage = .discarding
+                    context.discardedBytes = context.body.count + size
+                    context.body = Data()
+                    return .YES
                 }
                 if let uploadData { context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: size) }
                 return .YES
@@ -53,6 +68,15 @@ extension ServerCore {
             context.stage = .answered
             context.response = nil
             return queue(response, on: connection, close: context.closeAfterResponse)
+        case .discarding:
+            let size = uploadDataSize.pointee
+            guard size == 0 else {
+                uploadDataSize.pointee = 0
+                context.discardedBytes += size
+                // Read at most twice the limit before giving up on answering and closing.
+                return context.discardedBytes > 2 * max(configuration.maxBodyBytes, 65536) ? .NO : .YES
+            }
+            return reject(context, connection: connection, with: .bodyTooLarge(limit: configuration.maxBodyBytes))
         case .rejected:
             // Body bytes after a rejection are not read: the connection closes after the answer.
             uploadDataSize.pointee = 0
