@@ -151,7 +151,7 @@ public final class MockTransport: Transport {
     }
 
     /// Sleeps like a slow upstream: the request's timeout and the task's cancellation end it early.
-    private static func wait(_ duration: Duration, for request: HTTPRequest) async throws {
+    static func wait(_ duration: Duration, for request: HTTPRequest) async throws {
         let timedOut = request.timeout.map { $0 < duration } ?? false
         do {
             try await Task.sleep(for: timedOut ? request.timeout! : duration)

@@ -136,6 +136,19 @@ final class URLSessionTaskRegistry: NSObject, URLSessionDataDelegate, @unchecked
         guard let entry, let continuation = entry.continuation else { return }
         if let failure = entry.failure {
             continuation.resume(throwing: failure)
+        } else if let error, let response = entry.response, response.expectedContentLength > entry.body.count,
+            (error as? URLError)?.code == .unknown
+        {
+            // FoundationNetworking reports libcurl's "partial file" as `unknown`; the byte count
+            // shows what happened.
+            continuation.resume(
+                throwing: TransportError(
+                    .connectionClosed,
+                    "the connection closed after \(entry.body.count) of the \(response.expectedContentLength) body bytes "
+                        + "of the response to \(entry.summary)",
+                    underlying: error
+                )
+            )
         } else if let error {
             continuation.resume(throwing: URLSessionTaskRegistry.map(error, summary: entry.summary, timeout: entry.timeout))
         } else if let response = entry.response ?? (task.response as? HTTPURLResponse) {
