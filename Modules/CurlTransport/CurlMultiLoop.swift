@@ -27,6 +27,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let inbox = Mutex(Inbox())
     private let multi: UnsafeMutableRawPointer?
     private let configuration: CurlTransport.Configuration
+    /// `swifty.curl.<n>`: the thread's name (at most 15 bytes, Linux's limit), unique among the
+    /// last thousand transports, so tests and `top -H` can tell the threads apart.
+    let threadName: String
+
+    private static let instances = Atomic<Int>(0)
 
     // Curl thread only.
     private var running: [ObjectIdentifier: CurlTransfer] = [:]
@@ -35,6 +40,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Creates the multi handle and starts the thread that drives it.
     init(configuration: CurlTransport.Configuration) {
         self.configuration = configuration
+        threadName = "swifty.curl.\(CurlMultiLoop.instances.add(1, ordering: .relaxed).newValue % 1000)"
         multi = CurlGlobal.isInitialized ? curl_multi_init() : nil
         guard let multi else {
             inbox.withLock { $0.exited = true }
@@ -45,7 +51,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         swifty_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
         swifty_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         let thread = Thread { [self] in run() }
-        thread.name = "swifty.curl"
+        thread.name = threadName
         thread.start()
     }
 
@@ -109,6 +115,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 extension CurlMultiLoop {
     private func run() {
         guard let multi else { return }
+        Thread.current.name = threadName  // on Linux the name reaches the OS only when set from the thread
         CurlMultiLoop.blockAsynchronousSignals()
         var pending: [Command] = []
         while true {

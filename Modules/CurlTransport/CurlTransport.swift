@@ -32,6 +32,9 @@ public final class CurlTransport: Transport {
         loop.shutdownWithoutWaiting()
     }
 
+    /// The name of the transport's thread, `swifty.curl.<n>` (for tests and diagnostics).
+    package var threadName: String { loop.threadName }
+
     /// Sends one request and returns its response.
     ///
     /// The headers are sent exactly as given: libcurl's own `Accept`, `Expect: 100-continue` and
