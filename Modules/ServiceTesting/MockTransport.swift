@@ -145,7 +145,8 @@ public final class MockTransport: Transport {
             } catch is CancellationError {
                 throw TransportError(.cancelled, "\(summary(request)) was cancelled")
             } catch {
-                throw TransportError(.other, "the mock's responder for \(summary(request)) threw \(error)", underlying: error)
+                throw TransportError(
+                    .other, "the mock's responder for \(summary(request)) threw \(error)", underlying: error)
             }
         }
     }

@@ -81,8 +81,10 @@ extension TransportConformance {
         let headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
         try await withServer { server in
             let echoed = try await send(.post, server.url("/echo/text"), headers: headers, body: body, check: .textBody)
-            try expect(echoed.body == body, .textBody, "the text body came back as \(echoed.body.count) different bytes")
-            let inspected = try await send(.post, server.url("/inspect"), headers: headers, body: body, check: .textBody)
+            try expect(
+                echoed.body == body, .textBody, "the text body came back as \(echoed.body.count) different bytes")
+            let inspected = try await send(
+                .post, server.url("/inspect"), headers: headers, body: body, check: .textBody)
             let inspection = try decodeInspection(inspected, .textBody)
             try expect(
                 inspection.bodyLength == body.count,
@@ -99,11 +101,13 @@ extension TransportConformance {
     }
 
     func checkBinaryBody() async throws {
-        var body = Data((0...255).map { UInt8($0) } + (0...255).reversed().map { UInt8($0) } + [0, 0, 0, 13, 10, 13, 10])
+        var body = Data(
+            (0...255).map { UInt8($0) } + (0...255).reversed().map { UInt8($0) } + [0, 0, 0, 13, 10, 13, 10])
         body.append(randomBytes(64 * 1024))
         let headers: HTTPHeaders = ["Content-Type": "application/octet-stream"]
         try await withServer { server in
-            let response = try await send(.put, server.url("/echo/binary"), headers: headers, body: body, check: .binaryBody)
+            let response = try await send(
+                .put, server.url("/echo/binary"), headers: headers, body: body, check: .binaryBody)
             try expect(
                 response.headers["X-Echo-Length"] == String(body.count),
                 .binaryBody,
@@ -123,7 +127,8 @@ extension TransportConformance {
                 .largeBodies,
                 "sent \(size) bytes, the server received \(echoed.headers["X-Echo-Length"] ?? "?")"
             )
-            try expect(echoed.body == body, .largeBodies, "the \(size)-byte body came back as \(echoed.body.count) bytes")
+            try expect(
+                echoed.body == body, .largeBodies, "the \(size)-byte body came back as \(echoed.body.count) bytes")
             let downloaded = try await send(.get, server.url("/bytes/\(size)"), check: .largeBodies)
             try expect(
                 downloaded.body == TransportConformance.pattern(size),
@@ -235,7 +240,8 @@ extension TransportConformance {
         try await withServer { server in
             let clock = ContinuousClock()
             let start = clock.now
-            let error = try await expectFailure(.timedOut, .timeout, "a request with a short timeout to a slow server") {
+            let error = try await expectFailure(.timedOut, .timeout, "a request with a short timeout to a slow server")
+            {
                 try await transport.send(
                     HTTPRequest(method: .get, url: server.url("/delay/3000"), timeout: options.shortTimeout)
                 )
@@ -356,11 +362,13 @@ extension TransportConformance {
         body: Data? = nil,
         check: Check
     ) async throws -> HTTPResponse {
-        let request = HTTPRequest(method: method, url: url, headers: headers, body: body, timeout: options.requestTimeout)
+        let request = HTTPRequest(
+            method: method, url: url, headers: headers, body: body, timeout: options.requestTimeout)
         do {
             return try await transport.send(request)
         } catch {
-            throw ConformanceFailure(check: check, message: "\(method) \(url.path) threw \(error); a response was expected")
+            throw ConformanceFailure(
+                check: check, message: "\(method) \(url.path) threw \(error); a response was expected")
         }
     }
 
@@ -401,7 +409,8 @@ extension TransportConformance {
     private func decodeInspection(_ response: HTTPResponse, _ check: Check) throws -> Inspection {
         guard response.status == 200, let inspection = try? JSONDecoder().decode(Inspection.self, from: response.body)
         else {
-            throw ConformanceFailure(check: check, message: "/inspect answered \(response.status) with an unreadable body")
+            throw ConformanceFailure(
+                check: check, message: "/inspect answered \(response.status) with an unreadable body")
         }
         return inspection
     }

@@ -150,7 +150,8 @@ final class URLSessionTaskRegistry: NSObject, URLSessionDataDelegate, @unchecked
                 )
             )
         } else if let error {
-            continuation.resume(throwing: URLSessionTaskRegistry.map(error, summary: entry.summary, timeout: entry.timeout))
+            continuation.resume(
+                throwing: URLSessionTaskRegistry.map(error, summary: entry.summary, timeout: entry.timeout))
         } else if let response = entry.response ?? (task.response as? HTTPURLResponse) {
             continuation.resume(
                 returning: HTTPResponse(

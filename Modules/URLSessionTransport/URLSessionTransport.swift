@@ -89,7 +89,8 @@ public final class URLSessionTransport: Transport {
             )
         }
         for field in request.headers where field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) {
-            throw TransportError(.invalidRequest, "the value of header '\(field.name)' contains a line break or NUL byte")
+            throw TransportError(
+                .invalidRequest, "the value of header '\(field.name)' contains a line break or NUL byte")
         }
         guard registry.isAccepting else {
             throw TransportError(.shutDown, "the transport was shut down before \(request.method) was sent")

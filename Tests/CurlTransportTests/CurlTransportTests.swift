@@ -10,7 +10,9 @@ struct CurlTransportTests {
         struct Inspection: Decodable { var headers: [[String]] }
         let inspection = try JSONDecoder().decode(Inspection.self, from: response.body)
         var byName: [String: [String]] = [:]
-        for pair in inspection.headers where pair.count == 2 { byName[pair[0].lowercased(), default: []].append(pair[1]) }
+        for pair in inspection.headers where pair.count == 2 {
+            byName[pair[0].lowercased(), default: []].append(pair[1])
+        }
         return byName
     }
 
@@ -162,13 +164,16 @@ struct CurlTransportTests {
     @Test func sequentialRequestsReuseOneConnection() async throws {
         var script: [ScriptedSocketServer.Step] = []
         for index in 0..<10 {
-            script += [.readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: \(String(index).count)\r\n\r\n\(index)")]
+            script += [
+                .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: \(String(index).count)\r\n\r\n\(index)"),
+            ]
         }
         try await withTransport { transport in
             try await ScriptedSocketServer.withServer(script: script) { server in
                 for index in 0..<10 {
                     let response = try await transport.send(
-                        HTTPRequest(method: .get, url: server.baseURL.appendingPathComponent("r\(index)"), timeout: .seconds(5))
+                        HTTPRequest(
+                            method: .get, url: server.baseURL.appendingPathComponent("r\(index)"), timeout: .seconds(5))
                     )
                     #expect(String(decoding: response.body, as: UTF8.self) == String(index))
                 }
@@ -183,7 +188,8 @@ struct CurlTransportTests {
         head.append(Data("\r\nX-Twice: a\r\nX-Twice: b\r\n\r\n".utf8))
         try await withTransport { transport in
             try await ScriptedSocketServer.withServer(script: [.readRequest, .write(head), .close]) { server in
-                let response = try await transport.send(HTTPRequest(method: .get, url: server.baseURL, timeout: .seconds(5)))
+                let response = try await transport.send(
+                    HTTPRequest(method: .get, url: server.baseURL, timeout: .seconds(5)))
                 #expect(response.headers["X-Folded"] == "first second")
                 #expect(response.headers["X-Latin"] == "café")
                 #expect(response.headers.values(for: "x-twice") == ["a", "b"])

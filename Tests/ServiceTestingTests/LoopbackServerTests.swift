@@ -11,7 +11,8 @@ struct LoopbackServerTests {
         let url = try await withLoopbackServer(handler: { request in .text(200, "hello \(request.path)") }) { server in
             #expect(server.baseURL.host == "127.0.0.1")
             #expect(server.port > 0)
-            let response = try await transport.send(HTTPRequest(method: .get, url: server.url("/world"), timeout: .seconds(5)))
+            let response = try await transport.send(
+                HTTPRequest(method: .get, url: server.url("/world"), timeout: .seconds(5)))
             #expect(String(decoding: response.body, as: UTF8.self) == "hello /world")
             return server.url("/after")
         }
@@ -64,7 +65,8 @@ struct ScriptedSocketServerTests {
         ]
         try await ScriptedSocketServer.withServer(script: script) { server in
             for _ in 0..<3 {
-                let response = try await transport.send(HTTPRequest(method: .get, url: server.baseURL, timeout: .seconds(5)))
+                let response = try await transport.send(
+                    HTTPRequest(method: .get, url: server.baseURL, timeout: .seconds(5)))
                 #expect(response.status == 202)
             }
             #expect(server.connectionCount == 3)

@@ -50,7 +50,8 @@ struct MockTransportTests {
         let mock = MockTransport()
         mock.on(.request(.put, path: "/v1/users/alice/name"), .noContent)
         mock.on(.request(path: "/v1/users/alice"), .json(200, #"{"id":"alice","name":"A"}"#))
-        let put = try await mock.send(HTTPRequest(method: .put, url: URL(string: "https://x.test/v1/users/alice/name")!))
+        let put = try await mock.send(
+            HTTPRequest(method: .put, url: URL(string: "https://x.test/v1/users/alice/name")!))
         let get = try await mock.send(HTTPRequest(method: .get, url: url))
         #expect(put.status == 204)
         #expect(get.status == 200)
@@ -92,7 +93,9 @@ struct MockTransportTests {
     @Test(arguments: [TransportError.Code.timedOut, .connectionFailed, .connectionClosed, .shutDown])
     func scriptedErrorsAreThrown(_ code: TransportError.Code) async throws {
         let mock = MockTransport.failing(code)
-        let error = await #expect(throws: TransportError.self) { try await mock.send(HTTPRequest(method: .get, url: url)) }
+        let error = await #expect(throws: TransportError.self) {
+            try await mock.send(HTTPRequest(method: .get, url: url))
+        }
         #expect(error?.code == code)
     }
 

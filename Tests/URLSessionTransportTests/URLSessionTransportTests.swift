@@ -18,7 +18,9 @@ struct URLSessionTransportTests {
         struct Inspection: Decodable { var headers: [[String]] }
         let inspection = try JSONDecoder().decode(Inspection.self, from: response.body)
         var byName: [String: [String]] = [:]
-        for pair in inspection.headers where pair.count == 2 { byName[pair[0].lowercased(), default: []].append(pair[1]) }
+        for pair in inspection.headers where pair.count == 2 {
+            byName[pair[0].lowercased(), default: []].append(pair[1])
+        }
         return byName
     }
 
@@ -102,7 +104,8 @@ struct URLSessionTransportTests {
         defer { transport.shutdown() }
         let error = await #expect(throws: TransportError.self) {
             try await transport.send(
-                HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:1/")!, headers: ["Authorization": "tok\r\nX: 1"])
+                HTTPRequest(
+                    method: .get, url: URL(string: "http://127.0.0.1:1/")!, headers: ["Authorization": "tok\r\nX: 1"])
             )
         }
         #expect(error?.code == .invalidRequest)
