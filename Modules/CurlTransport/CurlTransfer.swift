@@ -23,8 +23,8 @@ final class CurlTransfer: @unchecked Sendable {
     let body: Data?
     let timeoutMilliseconds: Int
     let maxResponseBodySize: Int
-    /// `METHOD scheme://host:port/path` for error messages (no query, no credentials).
-    let summary: String
+    /// The request's URL, for ``summary``.
+    let requestURL: URL
     /// The header list, built on the calling task; freed in `deinit`, after the easy handle let go.
     private(set) var headerList: UnsafeMutablePointer<curl_slist>?
 
@@ -60,13 +60,18 @@ final class CurlTransfer: @unchecked Sendable {
         }
         method = request.method
         self.url = url.absoluteString
-        summary = "\(request.method) \(CurlTransfer.summary(of: url))"
+        requestURL = url
         timeoutMilliseconds = (request.timeout ?? configuration.defaultTimeout).curlMilliseconds
         maxResponseBodySize = configuration.maxResponseBodySize
         let sendsBody = request.body != nil || ["POST", "PUT", "PATCH"].contains(request.method.rawValue)
         body = sendsBody ? (request.body ?? Data()) : nil
-        headerList = try CurlTransfer.makeHeaderList(request.headers, sendsBody: sendsBody, summary: summary)
+        headerList = try CurlTransfer.makeHeaderList(request.headers, sendsBody: sendsBody)
+        headers.reserveCapacity(12)
     }
+
+    /// `METHOD scheme://host:port/path` for error messages (no query, no credentials); built only
+    /// when needed.
+    var summary: String { "\(method) \(CurlTransfer.summary(of: requestURL))" }
 
     deinit {
         curl_slist_free_all(headerList)
@@ -81,14 +86,13 @@ final class CurlTransfer: @unchecked Sendable {
     /// libcurl from adding `Expect: 100-continue`, `Accept: */*` and a form `Content-Type` on its own.
     private static func makeHeaderList(
         _ headers: HTTPHeaders,
-        sendsBody: Bool,
-        summary: String
+        sendsBody: Bool
     ) throws -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         func append(_ line: String) throws {
             guard let appended = curl_slist_append(list, line) else {
                 curl_slist_free_all(list)
-                throw TransportError(.other, "out of memory building the headers of \(summary)")
+                throw TransportError(.other, "out of memory building the request headers")
             }
             list = appended
         }
@@ -105,13 +109,24 @@ final class CurlTransfer: @unchecked Sendable {
                 )
             }
             // "Name;" is how libcurl is told to send a header with an empty value.
-            let value = field.value.trimmingCharacters(in: .whitespaces)
+            let value = CurlTransfer.trimmingSpaces(field.value)
             try append(value.isEmpty ? "\(field.name);" : "\(field.name): \(value)")
         }
         if !headers.contains("Expect") { try append("Expect:") }
         if !headers.contains("Accept") { try append("Accept:") }
         if sendsBody, !headers.contains("Content-Type") { try append("Content-Type:") }
         return list
+    }
+
+    /// `text` without leading and trailing spaces and tabs (no copy when there are none).
+    static func trimmingSpaces(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last, first == 32 || first == 9 || last == 32 || last == 9
+        else { return text }
+        guard let start = utf8.firstIndex(where: { $0 != 32 && $0 != 9 }),
+            let end = utf8.lastIndex(where: { $0 != 32 && $0 != 9 })
+        else { return "" }
+        return String(text[start...end])
     }
 
     /// Whether `text` is an RFC 9110 token (method and header names).
@@ -154,14 +169,12 @@ extension CurlTransfer {
         if bytes[0] == 32 || bytes[0] == 9 {
             // Obsolete line folding (RFC 9112 §5.2): continues the previous field's value.
             guard !headers.isEmpty else { return }
-            let continuation = CurlTransfer.decode(bytes).trimmingCharacters(in: .whitespaces)
-            headers[headers.count - 1].value += " " + continuation
+            headers[headers.count - 1].value += " " + CurlTransfer.decodeTrimmed(bytes, from: 0, to: bytes.count)
             return
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = CurlTransfer.decode(UnsafeRawBufferPointer(rebasing: bytes[0..<colon]))
-        let value = CurlTransfer.decode(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]))
-            .trimmingCharacters(in: .whitespaces)
+        let name = CurlTransfer.decodeTrimmed(bytes, from: 0, to: colon)
+        let value = CurlTransfer.decodeTrimmed(bytes, from: colon + 1, to: bytes.count)
         headers.append(HTTPHeaders.Field(name: name, value: value))
         if name.equalsIgnoringASCIICase("Content-Length"), method != .head, let length = Int(value),
             length > 0, length <= maxResponseBodySize
@@ -184,10 +197,16 @@ extension CurlTransfer {
         return digits == 3 ? code : nil
     }
 
-    /// UTF-8 when valid, otherwise ISO 8859-1 (RFC 9110 obs-text), so no byte is lost.
-    private static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    /// The bytes in `start..<end` without surrounding spaces and tabs, as UTF-8 when valid and
+    /// otherwise as ISO 8859-1 (RFC 9110 obs-text), so no byte is lost.
+    private static func decodeTrimmed(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> String {
+        var lower = start
+        var upper = end
+        while lower < upper, bytes[lower] == 32 || bytes[lower] == 9 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 32 || bytes[upper - 1] == 9 { upper -= 1 }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[lower..<upper])
+        if let text = String(validating: slice, as: UTF8.self) { return text }
+        return String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) }))
     }
 }
 
