@@ -107,7 +107,8 @@ enum TransportBenchmark {
             }
             return total
         }
-        let seconds = Double((clock.now - start).components.seconds)
+        let seconds =
+            Double((clock.now - start).components.seconds)
             + Double((clock.now - start).components.attoseconds) / 1e18
         let sorted = figures.latencies.sorted()
         func percentile(_ p: Double) -> UInt32 {
