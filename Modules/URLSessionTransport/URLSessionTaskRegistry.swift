@@ -12,6 +12,7 @@ final class URLSessionTaskRegistry: NSObject, URLSessionDataDelegate, @unchecked
         var summary: String
         var timeout: Duration
         var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        var timer: Task<Void, Never>?
         var response: HTTPURLResponse?
         var body = Data()
         /// The failure decided on our side (timeout, cancellation, limit), which wins over the
@@ -39,7 +40,11 @@ final class URLSessionTaskRegistry: NSObject, URLSessionDataDelegate, @unchecked
 
     /// Stores the continuation; when the request already failed (cancelled before it started, or
     /// the transport shut down), resumes it at once and returns `false`.
-    func attach(_ continuation: CheckedContinuation<HTTPResponse, any Error>, to id: Int) -> Bool {
+    func attach(
+        _ continuation: CheckedContinuation<HTTPResponse, any Error>,
+        timer: Task<Void, Never>,
+        to id: Int
+    ) -> Bool {
         let early: TransportError? = state.withLock { state in
             guard let entry = state.entries[id] else {
                 return TransportError(.shutDown, "the transport was shut down")
@@ -53,6 +58,7 @@ final class URLSessionTaskRegistry: NSObject, URLSessionDataDelegate, @unchecked
                 return TransportError(.shutDown, "the transport was shut down before \(entry.summary) was sent")
             }
             state.entries[id]?.continuation = continuation
+            state.entries[id]?.timer = timer
             return nil
         }
         if let early { continuation.resume(throwing: early) }
@@ -133,6 +139,7 @@ final class URLSessionTaskRegistry: NSObject, URLSessionDataDelegate, @unchecked
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let entry = state.withLock { $0.entries.removeValue(forKey: task.taskIdentifier) }
+        entry?.timer?.cancel()
         guard let entry, let continuation = entry.continuation else { return }
         if let failure = entry.failure {
             continuation.resume(throwing: failure)

@@ -59,12 +59,19 @@ public final class URLSessionTransport: Transport {
         registry.register(id, summary: summary, timeout: timeout)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                guard registry.attach(continuation, to: id) else { return }
+                // URLRequest.timeoutInterval is an idle timeout; this timer bounds the whole exchange
+                // and is cancelled (freeing it) as soon as the exchange ends.
                 let registry = registry
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { [weak task] in
+                let timer = Task { [weak task] in
+                    try? await Task.sleep(for: timeout)
+                    guard !Task.isCancelled else { return }
                     if registry.fail(id, code: .timedOut, message: "\(summary) did not complete within \(timeout)") {
                         task?.cancel()
                     }
+                }
+                guard registry.attach(continuation, timer: timer, to: id) else {
+                    timer.cancel()
+                    return
                 }
                 task.resume()
             }
