@@ -144,11 +144,11 @@ extension CurlMultiLoop {
             var readyDescriptors: Int32 = 0
             curl_multi_poll(multi, nil, 0, waitMilliseconds, &readyDescriptors)
         }
-        exit(multi)
+        tearDown(multi)
     }
 
     /// Fails what is left, cleans every handle up, and wakes whoever waits in `shutdown`.
-    private func exit(_ multi: UnsafeMutableRawPointer) {
+    private func tearDown(_ multi: UnsafeMutableRawPointer) {
         for transfer in Array(running.values) {
             complete(transfer, with: .failure(shutDownError(transfer, inFlight: true)))
         }

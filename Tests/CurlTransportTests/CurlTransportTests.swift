@@ -182,6 +182,24 @@ struct CurlTransportTests {
         }
     }
 
+    @Test func aKeepAliveConnectionTheServerClosedIsReplaced() async throws {
+        let script: [ScriptedSocketServer.Step] = [
+            .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"), .pause(.milliseconds(20)), .close,
+        ]
+        try await withTransport { transport in
+            try await ScriptedSocketServer.withServer(script: script) { server in
+                for index in 0..<3 {
+                    let body = Data("body \(index)".utf8)
+                    let request = HTTPRequest(method: .post, url: server.baseURL, body: body, timeout: .seconds(5))
+                    let response = try await transport.send(request)
+                    #expect(response.body == Data("ok".utf8))
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(server.connectionCount == 3)
+            }
+        }
+    }
+
     @Test func foldedAndLatin1ResponseHeadersAreKept() async throws {
         var head = Data("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nX-Folded: first\r\n  second\r\nX-Latin: caf".utf8)
         head.append(0xE9)
