@@ -84,8 +84,9 @@ package.targets += [
     .target(name: "ServiceTesting", dependencies: ["ServiceCore", "HTTPServer"], path: "Modules/ServiceTesting"),
     .testTarget(
         name: "ServiceTestingTests",
-        dependencies: ["ServiceTesting", "ServiceCore", "HTTPServer"],
-        path: "Tests/ServiceTestingTests"
+        dependencies: ["ServiceTesting", "ServiceCore", "HTTPServer", "CurlTransport", "URLSessionTransport"],
+        path: "Tests/ServiceTestingTests",
+        resources: [.copy("Fixtures")]
     ),
 ]
 

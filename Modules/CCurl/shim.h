@@ -1,6 +1,80 @@
 // libcurl for Swift. `curl_easy_setopt`, `curl_easy_getinfo` and `curl_multi_setopt` are variadic
 // C functions that Swift cannot call; the typed inline wrappers below exist only for that reason.
+// Each wrapper passes exactly the C type libcurl documents for the options it is used with.
 #ifndef SWIFTY_CCURL_SHIM_H
 #define SWIFTY_CCURL_SHIM_H
+
+// The GCC type-checking macros replace curl_easy_setopt with a statement expression; the wrappers
+// below are already typed, so they are not wanted.
+#define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
+
+/// `curl_global_init(CURL_GLOBAL_DEFAULT)`: the flag is a macro built from other macros.
+static inline CURLcode swifty_curl_global_init_default(void) {
+    return curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/// `curl_easy_setopt` for options taking a `long`.
+static inline CURLcode swifty_curl_easy_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` for options taking a `curl_off_t`.
+static inline CURLcode swifty_curl_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` for options taking a C string (libcurl copies it).
+static inline CURLcode swifty_curl_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` for options taking an untyped pointer (`CURLOPT_PRIVATE`, `*DATA`, `ERRORBUFFER`).
+static inline CURLcode swifty_curl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` for options taking a `struct curl_slist *` (`CURLOPT_HTTPHEADER`).
+static inline CURLcode swifty_curl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` for `CURLOPT_WRITEFUNCTION` and `CURLOPT_HEADERFUNCTION`.
+static inline CURLcode swifty_curl_easy_setopt_write_callback(CURL *handle, CURLoption option,
+                                                              curl_write_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` for `CURLOPT_READFUNCTION`.
+static inline CURLcode swifty_curl_easy_setopt_read_callback(CURL *handle, CURLoption option,
+                                                             curl_read_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_setopt` for `CURLOPT_SEEKFUNCTION`.
+static inline CURLcode swifty_curl_easy_setopt_seek_callback(CURL *handle, CURLoption option,
+                                                             curl_seek_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/// `curl_easy_getinfo` for information returned as a `long`.
+static inline CURLcode swifty_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+/// `curl_easy_getinfo` for information returned as a `curl_off_t`.
+static inline CURLcode swifty_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+/// `curl_easy_getinfo` for information returned as a pointer (`CURLINFO_PRIVATE`).
+static inline CURLcode swifty_curl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+/// `curl_multi_setopt` for options taking a `long`.
+static inline CURLMcode swifty_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
+    return curl_multi_setopt(handle, option, value);
+}
+
 #endif

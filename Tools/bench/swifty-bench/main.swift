@@ -8,11 +8,17 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "core":
     CoreBenchmark.run(arguments: Array(arguments.dropFirst()))
+case "server":
+    exit(await ServerBenchmark.run(Array(arguments.dropFirst())))
+case "transport":
+    exit(await TransportBenchmark.run(Array(arguments.dropFirst())))
 default:
     print(
         """
         usage: swifty-bench <benchmark> [options]
           core        building requests from service cases (ServiceCore)
+          server      the HTTP server's small JSON answer (HTTPServer)
+          transport   the libcurl and URLSession transports against a loopback upstream
         """
     )
     exit(arguments.first == nil || arguments.first == "--help" ? 0 : 64)

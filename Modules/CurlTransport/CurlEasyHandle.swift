@@ -1,0 +1,59 @@
+import CCurl
+
+/// One libcurl easy handle and its error buffer, reused across transfers.
+///
+/// Owned and touched by the curl thread only (see ``CurlMultiLoop``).
+final class CurlEasyHandle {
+    /// The `CURL *`.
+    let raw: UnsafeMutableRawPointer
+    /// `CURLOPT_ERRORBUFFER`: libcurl writes a detailed message here when a transfer fails.
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// Creates a handle, or returns `nil` when libcurl cannot allocate one.
+    init?() {
+        guard let handle = curl_easy_init() else { return nil }
+        raw = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(raw)
+        errorBuffer.deallocate()
+    }
+
+    /// The message libcurl left in the error buffer, or `nil` when it is empty.
+    var errorMessage: String? {
+        errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+    }
+
+    /// Clears every option for the next transfer (live connections stay in the multi handle's pool).
+    func reset() {
+        curl_easy_reset(raw)
+        errorBuffer[0] = 0
+    }
+
+    /// Sets a `long` option.
+    @discardableResult
+    func set(_ option: CURLoption, _ value: Int) -> CURLcode {
+        swifty_curl_easy_setopt_long(raw, option, value)
+    }
+
+    /// Sets a `curl_off_t` option.
+    @discardableResult
+    func set(_ option: CURLoption, offset value: Int64) -> CURLcode {
+        swifty_curl_easy_setopt_off_t(raw, option, curl_off_t(value))
+    }
+
+    /// Sets a string option (libcurl copies the string).
+    @discardableResult
+    func set(_ option: CURLoption, _ value: String) -> CURLcode {
+        value.withCString { swifty_curl_easy_setopt_string(raw, option, $0) }
+    }
+
+    /// Sets a pointer option.
+    @discardableResult
+    func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) -> CURLcode {
+        swifty_curl_easy_setopt_pointer(raw, option, value)
+    }
+}

@@ -1,0 +1,266 @@
+import CCurl
+import Foundation
+import ServiceCore
+import Synchronization
+
+/// One request on its way through libcurl: what to send, and the response as it arrives.
+///
+/// Created by the calling task, then handed to the curl thread through ``CurlMultiLoop``'s locked
+/// queue, after which only the curl thread reads or writes its mutable state; the queue's lock
+/// orders the hand-over. `cancelRequested` is the one field both sides touch, and it is atomic.
+/// That is why `@unchecked Sendable` is safe here.
+final class CurlTransfer: @unchecked Sendable {
+    /// Where the transfer is, as seen by the curl thread.
+    enum State {
+        case queued
+        case running
+        case finished
+    }
+
+    let method: HTTPMethod
+    let url: String
+    /// The request body, or `nil` when none is sent.
+    let body: Data?
+    let timeoutMilliseconds: Int
+    let maxResponseBodySize: Int
+    /// The request's URL, for ``summary``.
+    let requestURL: URL
+    /// The header list, built on the calling task; freed in `deinit`, after the easy handle let go.
+    private(set) var headerList: UnsafeMutablePointer<curl_slist>?
+
+    /// Set by the calling task before hand-over.
+    var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    /// Set from any thread when the calling task is cancelled.
+    let cancelRequested = Atomic<Bool>(false)
+
+    // Curl thread only, from here on.
+    var state = State.queued
+    var easy: CurlEasyHandle?
+    var uploadOffset = 0
+    var status = 0
+    var headers: [HTTPHeaders.Field] = []
+    var responseBody = CurlResponseBuffer()
+    var bodyTooLarge = false
+    var outOfMemory = false
+
+    /// Validates and prepares a request.
+    /// - Throws: `TransportError` with code `invalidRequest` for a URL that is not absolute
+    ///   `http`/`https`, a method that is not a token, or a header with a line break or NUL.
+    init(request: HTTPRequest, configuration: CurlTransport.Configuration) throws {
+        let url = request.url
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
+            throw TransportError(
+                .invalidRequest,
+                "only absolute http and https URLs can be sent, not '\(CurlTransfer.summary(of: url))'"
+            )
+        }
+        guard CurlTransfer.isToken(request.method.rawValue) else {
+            throw TransportError(.invalidRequest, "the method '\(request.method)' is not a valid HTTP token")
+        }
+        method = request.method
+        self.url = url.absoluteString
+        requestURL = url
+        timeoutMilliseconds = (request.timeout ?? configuration.defaultTimeout).curlMilliseconds
+        maxResponseBodySize = configuration.maxResponseBodySize
+        let sendsBody = request.body != nil || ["POST", "PUT", "PATCH"].contains(request.method.rawValue)
+        body = sendsBody ? (request.body ?? Data()) : nil
+        headerList = try CurlTransfer.makeHeaderList(request.headers, sendsBody: sendsBody)
+        headers.reserveCapacity(12)
+    }
+
+    /// `METHOD scheme://host:port/path` for error messages (no query, no credentials); built only
+    /// when needed.
+    var summary: String { "\(method) \(CurlTransfer.summary(of: requestURL))" }
+
+    deinit {
+        curl_slist_free_all(headerList)
+    }
+
+    /// The response once the transfer completed without error.
+    func takeResponse() -> HTTPResponse {
+        HTTPResponse(status: status, headers: HTTPHeaders(headers), body: responseBody.takeData())
+    }
+
+    /// Builds the curl header list: every field exactly as given, plus empty entries that stop
+    /// libcurl from adding `Expect: 100-continue`, `Accept: */*` and a form `Content-Type` on its own.
+    private static func makeHeaderList(
+        _ headers: HTTPHeaders,
+        sendsBody: Bool
+    ) throws -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        func append(_ line: String) throws {
+            guard let appended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw TransportError(.other, "out of memory building the request headers")
+            }
+            list = appended
+        }
+        for field in headers {
+            guard isToken(field.name) else {
+                curl_slist_free_all(list)
+                throw TransportError(.invalidRequest, "the header name '\(field.name)' is not a valid HTTP token")
+            }
+            guard !field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
+                curl_slist_free_all(list)
+                throw TransportError(
+                    .invalidRequest,
+                    "the value of header '\(field.name)' contains a line break or NUL byte"
+                )
+            }
+            // "Name;" is how libcurl is told to send a header with an empty value.
+            let value = CurlTransfer.trimmingSpaces(field.value)
+            try append(value.isEmpty ? "\(field.name);" : "\(field.name): \(value)")
+        }
+        if !headers.contains("Expect") { try append("Expect:") }
+        if !headers.contains("Accept") { try append("Accept:") }
+        if sendsBody, !headers.contains("Content-Type") { try append("Content-Type:") }
+        return list
+    }
+
+    /// `text` without leading and trailing spaces and tabs (no copy when there are none).
+    static func trimmingSpaces(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last, first == 32 || first == 9 || last == 32 || last == 9
+        else { return text }
+        guard let start = utf8.firstIndex(where: { $0 != 32 && $0 != 9 }),
+            let end = utf8.lastIndex(where: { $0 != 32 && $0 != 9 })
+        else { return "" }
+        return String(text[start...end])
+    }
+
+    /// Whether `text` is an RFC 9110 token (method and header names).
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default:
+                    "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
+            }
+    }
+
+    /// `scheme://host:port/path` without user info or query, safe for error messages.
+    static func summary(of url: URL) -> String {
+        guard let scheme = url.scheme, let host = url.host else { return "<relative URL>" }
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(host)\(port)\(url.path)"
+    }
+}
+
+// MARK: - Response headers
+
+extension CurlTransfer {
+    /// Takes one raw header line from libcurl: a status line starts a new response (an interim 1xx
+    /// or a redirect is forgotten), a field is appended, a folded line continues the last field.
+    func receiveHeaderLine(_ line: UnsafeRawBufferPointer) {
+        var end = line.count
+        while end > 0, line[end - 1] == 10 || line[end - 1] == 13 { end -= 1 }
+        guard end > 0 else { return }
+        let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
+        if bytes.starts(with: "HTTP/".utf8) {
+            headers.removeAll(keepingCapacity: true)
+            status = CurlTransfer.statusCode(inStatusLine: bytes) ?? 0
+            return
+        }
+        if bytes[0] == 32 || bytes[0] == 9 {
+            // Obsolete line folding (RFC 9112 §5.2): continues the previous field's value.
+            guard !headers.isEmpty else { return }
+            headers[headers.count - 1].value += " " + CurlTransfer.decodeTrimmed(bytes, from: 0, to: bytes.count)
+            return
+        }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        let name = CurlTransfer.decodeTrimmed(bytes, from: 0, to: colon)
+        let value = CurlTransfer.decodeTrimmed(bytes, from: colon + 1, to: bytes.count)
+        headers.append(HTTPHeaders.Field(name: name, value: value))
+        if name.equalsIgnoringASCIICase("Content-Length"), method != .head, let length = Int(value),
+            length > 0, length <= maxResponseBodySize
+        {
+            if !responseBody.reserve(length) { outOfMemory = true }
+        }
+    }
+
+    /// The three-digit code of `HTTP/1.1 200 OK` or `HTTP/2 200`.
+    private static func statusCode(inStatusLine line: UnsafeRawBufferPointer) -> Int? {
+        guard let space = line.firstIndex(of: 32) else { return nil }
+        var code = 0
+        var digits = 0
+        var index = space + 1
+        while index < line.count, line[index] >= 48, line[index] <= 57, digits < 3 {
+            code = code * 10 + Int(line[index] - 48)
+            digits += 1
+            index += 1
+        }
+        return digits == 3 ? code : nil
+    }
+
+    /// The bytes in `start..<end` without surrounding spaces and tabs, as UTF-8 when valid and
+    /// otherwise as ISO 8859-1 (RFC 9110 obs-text), so no byte is lost.
+    private static func decodeTrimmed(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> String {
+        var lower = start
+        var upper = end
+        while lower < upper, bytes[lower] == 32 || bytes[lower] == 9 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 32 || bytes[upper - 1] == 9 { upper -= 1 }
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[lower..<upper])
+        if let text = String(validating: slice, as: UTF8.self) { return text }
+        return String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) }))
+    }
+}
+
+// MARK: - C callbacks
+
+extension CurlTransfer {
+    /// `CURLOPT_WRITEFUNCTION`: appends body bytes; returns 0 (failing the transfer) past the limit.
+    static let writeCallback: curl_write_callback = { data, size, count, context in
+        guard let context, let data else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        if transfer.responseBody.count + length > transfer.maxResponseBodySize {
+            transfer.bodyTooLarge = true
+            return 0
+        }
+        guard transfer.responseBody.append(data, length: length) else {
+            transfer.outOfMemory = true
+            return 0
+        }
+        return length
+    }
+
+    /// `CURLOPT_HEADERFUNCTION`: one header line at a time, status lines included.
+    static let headerCallback: curl_write_callback = { data, size, count, context in
+        guard let context, let data else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+        return length
+    }
+
+    /// `CURLOPT_READFUNCTION`: copies the next part of the request body into libcurl's buffer.
+    static let readCallback: curl_read_callback = { buffer, size, count, context in
+        guard let context, let buffer else { return Int(CURL_READFUNC_ABORT) }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        guard let body = transfer.body else { return 0 }
+        let length = min(size * count, body.count - transfer.uploadOffset)
+        guard length > 0 else { return 0 }
+        let start = body.startIndex + transfer.uploadOffset
+        body.copyBytes(
+            to: UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+            from: start..<(start + length)
+        )
+        transfer.uploadOffset += length
+        return length
+    }
+
+    /// `CURLOPT_SEEKFUNCTION`: rewinds the body when libcurl sends it again (a reused connection
+    /// that turned out closed, or a followed 307/308 redirect).
+    static let seekCallback: curl_seek_callback = { context, offset, origin in
+        guard let context, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        guard offset >= 0, Int(offset) <= (transfer.body?.count ?? 0) else { return CURL_SEEKFUNC_FAIL }
+        transfer.uploadOffset = Int(offset)
+        return CURL_SEEKFUNC_OK
+    }
+}

@@ -1,0 +1,73 @@
+public import ServiceCore
+
+/// A ``ServiceCore/Transport`` on libcurl's multi interface: the fast path for a backend.
+///
+/// One dedicated thread owns one libcurl multi handle and drives every transfer on it; requests
+/// reach that thread through a locked queue and a wake-up, so a call to ``send(_:)`` costs one
+/// hand-over each way. Connections are kept alive and pooled per host, easy handles are reused,
+/// HTTP/2 is used over TLS when the server offers it, and cookies and redirects are off.
+///
+/// ```swift
+/// let transport = CurlTransport(configuration: .sized(forConcurrency: 64))
+/// let response = try await transport.send(HTTPRequest(method: .get, url: url, timeout: .seconds(2)))
+/// await transport.shutdown()
+/// ```
+///
+/// Create one per process (or per group of upstreams) and share it: it is `Sendable`, and every
+/// instance has its own thread and connection pool. Call ``shutdown(gracePeriod:)`` when done;
+/// dropping the last reference also stops the thread, without waiting.
+public final class CurlTransport: Transport {
+    /// The settings this transport was created with.
+    public let configuration: Configuration
+    private let loop: CurlMultiLoop
+
+    /// Creates a transport and starts its thread.
+    /// - Parameter configuration: Timeouts, connection pool sizes, limits; see ``Configuration``.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        loop = CurlMultiLoop(configuration: configuration)
+    }
+
+    deinit {
+        loop.shutdownWithoutWaiting()
+    }
+
+    /// The name of the transport's thread, `swifty.curl.<n>` (for tests and diagnostics).
+    package var threadName: String { loop.threadName }
+
+    /// Sends one request and returns its response.
+    ///
+    /// The headers are sent exactly as given: libcurl's own `Accept`, `Expect: 100-continue` and
+    /// form `Content-Type` are suppressed unless the request sets them. A body is sent byte for
+    /// byte with a `Content-Length`; `POST`, `PUT` and `PATCH` without a body send an empty one.
+    /// `HEAD` never sends or receives a body. Interim 1xx responses are skipped.
+    ///
+    /// - Throws: `TransportError` with code `invalidRequest` (not an absolute http/https URL, a bad
+    ///   method or header), `timedOut` (after `request.timeout`, or the configured default),
+    ///   `cancelled` (the calling task was cancelled; the transfer is removed at once),
+    ///   `connectionFailed`, `connectionClosed`, `responseTooLarge` (see
+    ///   ``Configuration/maxResponseBodySize``), `shutDown`, or `other`.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let transfer = try CurlTransfer(request: request, configuration: configuration)
+        if Task.isCancelled { throw TransportError(.cancelled, "\(transfer.summary) was cancelled before it was sent") }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                if let refusal = loop.submit(transfer) {
+                    transfer.continuation = nil
+                    continuation.resume(throwing: refusal)
+                }
+            }
+        } onCancel: {
+            loop.cancel(transfer)
+        }
+    }
+
+    /// Stops the transport: new requests fail with `shutDown` at once, requests in flight may
+    /// finish within `gracePeriod` and then fail with `shutDown`; returns when the thread has ended
+    /// and every libcurl handle is cleaned up. Calling it again returns at once.
+    /// - Parameter gracePeriod: How long requests in flight may still take. Default zero.
+    public func shutdown(gracePeriod: Duration = .zero) async {
+        await loop.shutdown(gracePeriod: gracePeriod)
+    }
+}

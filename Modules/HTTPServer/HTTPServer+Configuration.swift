@@ -1,0 +1,96 @@
+import Foundation
+
+extension HTTPServer {
+    /// Where the server listens and the limits it enforces.
+    ///
+    /// Every field has a safe default; the server listens on 127.0.0.1 (never on every interface
+    /// unless ``host`` says so).
+    public struct Configuration: Sendable, Equatable {
+        /// The numeric address to bind: an IPv4 address such as `127.0.0.1`, an IPv6 address such
+        /// as `::1`, or `localhost` (taken as `127.0.0.1`).
+        public var host: String
+        /// The TCP port; 0 picks a free ephemeral port (read it back from ``HTTPServer/port``).
+        public var port: Int
+        /// The number of network threads; the number of active cores unless given.
+        public var threadCount: Int
+        /// The most connections open at once; further ones are refused.
+        public var connectionLimit: Int
+        /// The most connections open at once from one client address; 0 means no per-address limit.
+        public var perIPConnectionLimit: Int
+        /// How long a connection may stay idle before it is closed (whole seconds; zero disables).
+        public var connectionTimeout: Duration
+        /// The largest request body accepted; larger ones get 413.
+        public var maxBodyBytes: Int
+        /// The largest total size of the request's header fields (names and values); larger gets 431.
+        public var maxHeaderBytes: Int
+        /// The most header fields in one request; more gets 431.
+        public var maxHeaderCount: Int
+        /// The memory libmicrohttpd may use per connection for the request head and I/O buffers.
+        ///
+        /// A request head that does not fit is answered by libmicrohttpd itself (431 or a closed
+        /// connection); keep it well above ``maxHeaderBytes`` so the server's own 431 applies first.
+        public var connectionMemoryLimit: Int
+        /// The length of the kernel's queue of connections not yet accepted.
+        public var listenBacklog: Int
+
+        /// The number of active cores: the default ``threadCount``.
+        public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+        /// Creates a configuration; every parameter has a default.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 0,
+            threadCount: Int = Configuration.defaultThreadCount,
+            connectionLimit: Int = 1024,
+            perIPConnectionLimit: Int = 0,
+            connectionTimeout: Duration = .seconds(30),
+            maxBodyBytes: Int = 1 << 20,
+            maxHeaderBytes: Int = 16 << 10,
+            maxHeaderCount: Int = 100,
+            connectionMemoryLimit: Int = 64 << 10,
+            listenBacklog: Int = 511
+        ) {
+            self.host = host
+            self.port = port
+            self.threadCount = threadCount
+            self.connectionLimit = connectionLimit
+            self.perIPConnectionLimit = perIPConnectionLimit
+            self.connectionTimeout = connectionTimeout
+            self.maxBodyBytes = maxBodyBytes
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxHeaderCount = maxHeaderCount
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.listenBacklog = listenBacklog
+        }
+
+        /// Checks every field; throws ``HTTPServerError/Code/invalidConfiguration`` naming the first bad one.
+        public func validate() throws(HTTPServerError) {
+            func fail(_ message: String) -> HTTPServerError {
+                HTTPServerError(code: .invalidConfiguration, message: message)
+            }
+            guard (0...65535).contains(port) else { throw fail("port \(port) is outside 0...65535") }
+            guard (1...1024).contains(threadCount) else { throw fail("threadCount \(threadCount) is outside 1...1024") }
+            guard connectionLimit >= 1 && connectionLimit <= Int(UInt32.max) else {
+                throw fail("connectionLimit \(connectionLimit) must be at least 1")
+            }
+            guard perIPConnectionLimit >= 0 && perIPConnectionLimit <= Int(UInt32.max) else {
+                throw fail("perIPConnectionLimit \(perIPConnectionLimit) must be 0 (no limit) or more")
+            }
+            guard connectionTimeout >= .zero && connectionTimeout <= .seconds(86_400) else {
+                throw fail("connectionTimeout \(connectionTimeout) is outside 0...86400 seconds")
+            }
+            guard maxBodyBytes >= 0 else { throw fail("maxBodyBytes \(maxBodyBytes) must not be negative") }
+            guard maxHeaderBytes >= 256 else { throw fail("maxHeaderBytes \(maxHeaderBytes) must be at least 256") }
+            guard maxHeaderCount >= 1 else { throw fail("maxHeaderCount \(maxHeaderCount) must be at least 1") }
+            guard connectionMemoryLimit >= 4096 else {
+                throw fail("connectionMemoryLimit \(connectionMemoryLimit) must be at least 4096")
+            }
+            guard listenBacklog >= 1 && listenBacklog <= 65535 else {
+                throw fail("listenBacklog \(listenBacklog) is outside 1...65535")
+            }
+            guard SocketAddress(host: host, port: UInt16(port)) != nil else {
+                throw fail("host \"\(host)\" is not a numeric IPv4 or IPv6 address (or localhost)")
+            }
+        }
+    }
+}

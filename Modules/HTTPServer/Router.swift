@@ -1,0 +1,95 @@
+/// Routes requests by method and path pattern to handlers; it is itself a handler.
+///
+/// Patterns are paths whose segments are literals or `:name` parameters, for example
+/// `/v1/users/:id`. The request path is split at `/` before percent-decoding, so
+/// `/v1/users/a%2Fb` matches with `id` = `a/b`. A path no route matches gets a 404 problem; a
+/// path some route matches with another method gets 405 with `Allow`. `HEAD` falls back to `GET`.
+///
+/// ```swift
+/// var router = Router()
+/// router.add("GET", "/v1/users/:id") { request, parameters in
+///     .json(200, ["id": parameters["id"] ?? ""])
+/// }
+/// let server = HTTPServer(router: router)
+/// ```
+public struct Router: Sendable {
+    /// Answers one routed request.
+    public typealias Handler = @Sendable (ServerRequest, RouteParameters) async -> ServerResponse
+
+    private enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Route: Sendable {
+        let method: String
+        let segments: [Segment]
+        let handler: Handler
+    }
+
+    private var routes: [Route] = []
+
+    /// Creates a router with no routes.
+    public init() {}
+
+    /// Adds a route; earlier routes win when two match.
+    /// - Parameters:
+    ///   - method: The method, for example `GET` (compared exactly; methods are case-sensitive).
+    ///   - pattern: The path pattern, for example `/v1/users/:id`.
+    ///   - handler: Answers matching requests.
+    public mutating func add(_ method: String, _ pattern: String, handler: @escaping Handler) {
+        let segments = Self.split(Substring(pattern)).map { part -> Segment in
+            part.hasPrefix(":") ? .parameter(String(part.dropFirst())) : .literal(String(part))
+        }
+        routes.append(Route(method: method, segments: segments, handler: handler))
+    }
+
+    /// Answers `request` with the first matching route, or a 400, 404 or 405 problem.
+    public func handle(_ request: ServerRequest) async -> ServerResponse {
+        let parts = Self.split(Substring(request.path))
+        var allowed: [String] = []
+        var getMatch: (Route, RouteParameters)?
+        for route in routes where route.segments.count == parts.count {
+            guard let parameters = Self.match(route.segments, parts) else { continue }
+            guard let parameters = parameters else {
+                return .problem(400, detail: "The path holds a malformed percent-encoding.")
+            }
+            if route.method == request.method { return await route.handler(request, parameters) }
+            if route.method == "GET" && request.method == "HEAD" && getMatch == nil { getMatch = (route, parameters) }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        if let (route, parameters) = getMatch { return await route.handler(request, parameters) }
+        guard !allowed.isEmpty else {
+            return .problem(404, detail: "No resource at this path.")
+        }
+        if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
+        var response = ServerResponse.problem(
+            405,
+            detail: "This resource does not support \(request.method); see the Allow header."
+        )
+        response.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
+        return response
+    }
+
+    /// Splits a path at `/`, dropping the leading one: `/a/b` gives `["a", "b"]`, `/` gives `[""]`.
+    private static func split(_ path: Substring) -> [Substring] {
+        let trimmed = path.hasPrefix("/") ? path.dropFirst() : path
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    /// `nil` when the route does not match; `.some(nil)` when it matches but a parameter is malformed.
+    private static func match(_ segments: [Segment], _ parts: [Substring]) -> RouteParameters?? {
+        var pairs: [(name: String, value: String)] = []
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let literal):
+                guard part == literal || PercentDecoding.decode(part) == literal else { return nil }
+            case .parameter(let name):
+                guard !part.isEmpty else { return nil }
+                guard let value = PercentDecoding.decode(part) else { return .some(nil) }
+                pairs.append((name, value))
+            }
+        }
+        return .some(RouteParameters(pairs))
+    }
+}

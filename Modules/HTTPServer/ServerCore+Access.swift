@@ -1,0 +1,168 @@
+import AppLogging
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+extension ServerCore {
+    /// One access-handler call for `context` (see libmicrohttpd's `MHD_AccessHandlerCallback`).
+    ///
+    /// The first call only records and checks the head: queueing the normal answer there would
+    /// make libmicrohttpd 0.9.75 close the connection. Rejections that close anyway are queued at once.
+    func access(
+        _ context: RequestContext,
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>?,
+        method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?,
+        uploadDataSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        switch context.stage {
+        case .head:
+            context.connection = connection
+            context.headCursor = HeadIntegrity.checkRequestLine(
+                method: method,
+                url: url,
+                version: version,
+                targetLength: context.target.utf8.count
+            )
+            context.headIsBroken = context.headCursor == nil
+            _ = MHD_get_connection_values_n(
+                connection,
+                .HEADER_KIND,
+                MHDCallbacks.collectHeader,
+                Unmanaged.passUnretained(context).toOpaque()
+            )
+            if !context.headIsBroken, let cursor = context.headCursor, !HeadIntegrity.checkEnd(cursor) {
+                context.headIsBroken = true
+            }
+            if let rejection = RequestValidator.check(
+                context,
+                version: version,
+                configuration: configuration
+            ) {
+                return reject(context, connection: connection, with: rejection)
+            }
+            if let length = context.contentLength.flatMap(Int.init), length > 0 {
+                context.body.reserveCapacity(length)
+            }
+            context.stage = .body
+            return .YES
+        case .body:
+            let size = uploadDataSize.pointee
+            if size > 0 {
+                uploadDataSize.pointee = 0
+                guard context.body.count + size <= configuration.maxBodyBytes else {
+                    // Only a chunked body gets here (Content-Length was checked on the head).
+                    context.stage = .discarding
+                    context.discardedBytes = context.body.count + size
+                    context.body = Data()
+                    return .YES
+                }
+                if let uploadData { context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: size) }
+                return .YES
+            }
+            return dispatch(context, connection: connection, method: method, version: version)
+        case .waiting:
+            guard let response = context.response else { return .NO }
+            context.stage = .answered
+            context.response = nil
+            return queue(response, on: connection, close: context.closeAfterResponse)
+        case .discarding:
+            let size = uploadDataSize.pointee
+            guard size == 0 else {
+                uploadDataSize.pointee = 0
+                context.discardedBytes += size
+                // Read at most twice the limit before giving up on answering and closing.
+                return context.discardedBytes > 2 * max(configuration.maxBodyBytes, 65536) ? .NO : .YES
+            }
+            return reject(context, connection: connection, with: .bodyTooLarge(limit: configuration.maxBodyBytes))
+        case .rejected:
+            // Body bytes after a rejection are not read: the connection closes after the answer.
+            uploadDataSize.pointee = 0
+            return .YES
+        case .answered:
+            return .NO
+        }
+    }
+
+    private func reject(
+        _ context: RequestContext,
+        connection: OpaquePointer,
+        with rejection: RequestValidator.Rejection
+    ) -> MHD_Result {
+        context.stage = .rejected
+        return queue(rejection.response, on: connection, close: true)
+    }
+
+    /// Suspends the connection and runs the handler in a task; the answer is queued after resume.
+    private func dispatch(
+        _ context: RequestContext,
+        connection: OpaquePointer,
+        method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?
+    ) -> MHD_Result {
+        let request = ServerRequest(
+            method: method.map { String(cString: $0) } ?? "GET",
+            target: context.target,
+            version: version.map { String(cString: $0) } ?? "",
+            headers: context.headers,
+            body: context.body,
+            remoteAddress: Self.remoteAddress(of: connection)
+        )
+        context.body = Data()
+        context.stage = .waiting
+        let admitted = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.suspended[ObjectIdentifier(context)] = context
+            MHD_suspend_connection(connection)
+            return true
+        }
+        guard admitted else {
+            context.stage = .answered
+            return queue(.problem(503, detail: "The server is shutting down."), on: connection, close: true)
+        }
+        context.dispatched = true
+        inFlight.add(1, ordering: .relaxed)
+        Task { await self.run(request, context: context) }
+        return .YES
+    }
+
+    /// Queues `response` on `connection`; a response libmicrohttpd refuses becomes a closed connection.
+    func queue(_ response: ServerResponse, on connection: OpaquePointer, close: Bool) -> MHD_Result {
+        var status = response.status
+        if !(200...599).contains(status) {
+            logger.error("handler answered with an invalid status", metadata: ["status": "\(status)"])
+            status = 500
+        }
+        let hasBody = status != 204 && status != 304
+        let mhdResponse = response.body.withUnsafeBytes { bytes -> OpaquePointer? in
+            guard hasBody, let base = bytes.baseAddress, bytes.count > 0 else {
+                return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            }
+            return MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: base), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse else {
+            logger.error("could not allocate a response")
+            return .NO
+        }
+        defer { MHD_destroy_response(mhdResponse) }
+        for field in response.headers {
+            if ServerHeaders.namesEqual(field.name, "Content-Length") { continue }
+            if MHD_add_response_header(mhdResponse, field.name, field.value) != .YES {
+                logger.warning("dropped a response header libmicrohttpd refused", metadata: ["header": "\(field.name)"])
+            }
+        }
+        if close || draining.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        return MHD_queue_response(connection, UInt32(status), mhdResponse)
+    }
+
+    private static func remoteAddress(of connection: OpaquePointer) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String in
+            guard let base = buffer.baseAddress, swifty_mhd_client_address(connection, base, 64) == 0 else { return "" }
+            return String(cString: base)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+public import Foundation
+
+extension ServerResponse {
+    /// A JSON response from an `Encodable` value; a 500 problem if the value cannot be encoded.
+    /// - Parameters:
+    ///   - status: The status code; 200 unless given.
+    ///   - value: The value to encode.
+    ///   - encoder: The encoder to use; a default `JSONEncoder` unless given.
+    public static func json(
+        _ status: Int = 200,
+        _ value: some Encodable,
+        encoder: JSONEncoder = JSONEncoder()
+    ) -> ServerResponse {
+        do {
+            return json(status, data: try encoder.encode(value))
+        } catch {
+            return problem(500, detail: "The response could not be encoded as JSON.")
+        }
+    }
+
+    /// A JSON response from bytes that already hold JSON.
+    /// - Parameters:
+    ///   - status: The status code; 200 unless given.
+    ///   - data: The encoded JSON.
+    public static func json(_ status: Int = 200, data: Data) -> ServerResponse {
+        ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: data)
+    }
+
+    /// A plain-text (UTF-8) response.
+    /// - Parameters:
+    ///   - status: The status code; 200 unless given.
+    ///   - text: The body text.
+    public static func text(_ status: Int = 200, _ text: String) -> ServerResponse {
+        ServerResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
+    }
+
+    /// An `application/problem+json` response (RFC 9457).
+    /// - Parameters:
+    ///   - status: The status code.
+    ///   - title: A short summary; the status's reason phrase unless given.
+    ///   - detail: What went wrong, for a person to act on. Never put secrets or request bodies here.
+    ///   - type: The problem type URI; `about:blank` unless given.
+    public static func problem(
+        _ status: Int,
+        title: String? = nil,
+        detail: String,
+        type: String = "about:blank"
+    ) -> ServerResponse {
+        problem(ProblemDetails(type: type, title: title, status: status, detail: detail))
+    }
+
+    /// An `application/problem+json` response (RFC 9457) from a problem document.
+    /// - Parameter details: The problem document; its `status` is the response status.
+    public static func problem(_ details: ProblemDetails) -> ServerResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(details)) ?? Data("{}".utf8)
+        return ServerResponse(
+            status: details.status,
+            headers: ["Content-Type": "application/problem+json"],
+            body: body
+        )
+    }
+
+    /// An empty response with status 204 No Content.
+    public static var noContent: ServerResponse { ServerResponse(status: 204) }
+}

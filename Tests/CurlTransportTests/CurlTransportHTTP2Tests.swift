@@ -1,0 +1,137 @@
+import CurlTransport
+import Foundation
+import ServiceCore
+import ServiceTesting
+import Testing
+
+/// HTTP/2 over TLS against a local nginx with a self-signed certificate for 127.0.0.1. Runs only
+/// where `nginx` (with the http_v2 module) and `openssl` are installed.
+struct CurlTransportHTTP2Tests {
+    static let tools = ["/usr/sbin/nginx", "/usr/bin/openssl"]
+    static var toolsInstalled: Bool { tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+
+    /// A running nginx serving TLS on 127.0.0.1 with HTTP/2 offered in ALPN.
+    private final class TLSUpstream {
+        let directory: URL
+        let port: Int
+        let process = Process()
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("swifty-h2-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Self.run(
+                CurlTransportHTTP2Tests.tools[1],
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", directory.appendingPathComponent("key.pem").path,
+                    "-out", directory.appendingPathComponent("cert.pem").path,
+                ]
+            )
+            port = try ScriptedSocketServer.closedPort()
+            let path = directory.path
+            let configuration = """
+                worker_processes 1;
+                daemon off;
+                pid \(path)/nginx.pid;
+                error_log \(path)/error.log warn;
+                events { worker_connections 256; }
+                http {
+                    access_log off;
+                    client_body_temp_path \(path)/body;
+                    proxy_temp_path \(path)/proxy;
+                    fastcgi_temp_path \(path)/fastcgi;
+                    uwsgi_temp_path \(path)/uwsgi;
+                    scgi_temp_path \(path)/scgi;
+                    server {
+                        listen 127.0.0.1:\(port) ssl http2;
+                        ssl_certificate \(path)/cert.pem;
+                        ssl_certificate_key \(path)/key.pem;
+                        location / {
+                            add_header X-Connection $connection always;
+                            return 200 "$server_protocol";
+                        }
+                    }
+                }
+                """
+            try configuration.write(
+                to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+            process.executableURL = URL(fileURLWithPath: CurlTransportHTTP2Tests.tools[0])
+            process.arguments = ["-p", path, "-c", directory.appendingPathComponent("nginx.conf").path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
+        var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
+
+        func stop() {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        private static func run(_ tool: String, _ arguments: [String]) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw TestServerError(.serverFailed, "\(tool) exited with \(process.terminationStatus)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: toolsInstalled))
+    func concurrentRequestsAreMultiplexedOnOneHTTP2Connection() async throws {
+        let upstream = try TLSUpstream()
+        defer { upstream.stop() }
+        let transport = CurlTransport(configuration: .init(caBundlePath: upstream.certificatePath))
+        // Wait (bounded) for nginx to listen.
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready =
+                (try? await transport.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(2)))) != nil
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(ready, "nginx did not start")
+        let request = HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(5))
+        let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await transport.send(request) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(responses.allSatisfy { String(decoding: $0.body, as: UTF8.self) == "HTTP/2.0" })
+        let connections = Set(responses.compactMap { $0.headers["X-Connection"] })
+        #expect(connections.count == 1)
+        await transport.shutdown()
+    }
+
+    @Test(.enabled(if: toolsInstalled))
+    func anUntrustedCertificateIsAConnectionFailure() async throws {
+        let upstream = try TLSUpstream()
+        defer { upstream.stop() }
+        let trusting = CurlTransport(configuration: .init(caBundlePath: upstream.certificatePath))
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready =
+                (try? await trusting.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(2)))) != nil
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(ready, "nginx did not start")
+        await trusting.shutdown()
+        let transport = CurlTransport()
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(5)))
+        }
+        #expect(error?.code == .connectionFailed)
+        await transport.shutdown()
+    }
+}

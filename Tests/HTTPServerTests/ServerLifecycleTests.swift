@@ -1,0 +1,189 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+
+struct ServerLifecycleTests {
+    @Test func hundredConcurrentRequests() async throws {
+        try await withServer(handler: { request in
+            try? await Task.sleep(for: .milliseconds(10))
+            return .text(200, request.path)
+        }) { server in
+            let port = server.port
+            let paths = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for index in 0..<100 {
+                    group.addTask {
+                        let response = try await exchange(port: port, "GET /r\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                        return (response.status, response.bodyText)
+                    }
+                }
+                var collected: [(Int, String)] = []
+                for try await result in group { collected.append(result) }
+                return collected
+            }
+            #expect(paths.count == 100)
+            #expect(paths.allSatisfy { $0.0 == 200 })
+            #expect(Set(paths.map(\.1)) == Set((0..<100).map { "/r\($0)" }))
+        }
+    }
+
+    @Test(arguments: [204, 304])
+    func bodylessStatusSendsNoBody(_ status: Int) async throws {
+        try await withServer(handler: { _ in
+            ServerResponse(status: status, headers: ["ETag": "\"v1\""], body: Data("dropped".utf8))
+        }) { server in
+            let port = server.port
+            let (first, second) = try await blocking {
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+                let first = try connection.readResponse()
+                // A body after a 204/304 would be read as the start of the next answer.
+                try connection.send("GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+                let second = try connection.readResponse()
+                return (first, second)
+            }
+            #expect(first.status == status)
+            #expect(first.header("ETag") == "\"v1\"")
+            #expect(first.header("Content-Length") == nil || first.header("Content-Length") == "0")
+            #expect(second.status == status)
+        }
+    }
+
+    @Test func headAnswerHasNoBody() async throws {
+        try await withServer(handler: echoHandler) { server in
+            let port = server.port
+            let (head, get) = try await blocking {
+                let connection = try RawConnection(port: port)
+                try connection.send("HEAD /h HTTP/1.1\r\nHost: x\r\n\r\n")
+                let head = try connection.readResponse(bodyless: true)
+                try connection.send("GET /g HTTP/1.1\r\nHost: x\r\n\r\n")
+                return (head, try connection.readResponse())
+            }
+            #expect(head.status == 200)
+            #expect(get.status == 200)
+            #expect(try JSONDecoder().decode(EchoBody.self, from: Data(get.body)).path == "/g")
+        }
+    }
+
+    @Test func shutdownLetsInFlightRequestFinishThenRefusesConnections() async throws {
+        let entered = Atomic<Bool>(false)
+        let server = HTTPServer(configuration: .init(threadCount: 2)) { _ in
+            entered.store(true, ordering: .relaxed)
+            try? await Task.sleep(for: .milliseconds(300))
+            return .text(200, "finished")
+        }
+        try server.start()
+        let port = server.port
+        let slow = Task { try await exchange(port: port, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for _ in 0..<200 where !entered.load(ordering: .relaxed) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let handlerStarted = entered.load(ordering: .relaxed)
+        #expect(handlerStarted)
+        #expect(server.inFlightCount == 1)
+        await server.shutdown(gracePeriod: .seconds(5))
+        let response = try await slow.value
+        #expect(response.status == 200)
+        #expect(response.bodyText == "finished")
+        #expect(server.inFlightCount == 0)
+        #expect(!server.isRunning)
+        await #expect(throws: RawConnection.Failure.self) {
+            try await blocking { _ = try RawConnection(port: port) }
+        }
+    }
+
+    @Test func newConnectionsAreRefusedWhileDraining() async throws {
+        let release = Atomic<Bool>(false)
+        let server = HTTPServer(configuration: .init(threadCount: 2)) { _ in
+            for _ in 0..<400 where !release.load(ordering: .relaxed) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return .text(200, "done")
+        }
+        try server.start()
+        let port = server.port
+        let slow = Task { try await exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for _ in 0..<200 where server.inFlightCount == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let shutdown = Task { await server.shutdown(gracePeriod: .seconds(5)) }
+        try await Task.sleep(for: .milliseconds(50))
+        await #expect(throws: RawConnection.Failure.self) {
+            try await blocking { _ = try RawConnection(port: port) }
+        }
+        release.store(true, ordering: .relaxed)
+        await shutdown.value
+        let response = try await slow.value
+        #expect(response.status == 200)
+        #expect(response.header("Connection")?.lowercased() == "close")
+    }
+
+    @Test func handlerSlowerThanGracePeriodGets503() async throws {
+        let server = HTTPServer(configuration: .init(threadCount: 2)) { _ in
+            try? await Task.sleep(for: .seconds(2))
+            return .text(200, "late")
+        }
+        try server.start()
+        let port = server.port
+        let slow = Task { try await exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for _ in 0..<200 where server.inFlightCount == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        await server.shutdown(gracePeriod: .milliseconds(100))
+        let response = try await slow.value
+        #expect(response.status == 503)
+        #expect(response.header("Content-Type") == "application/problem+json")
+    }
+
+    @Test func ipv6LoopbackIsServed() async throws {
+        let configuration = HTTPServer.Configuration(host: "::1", threadCount: 1)
+        try await withServer(configuration, handler: echoHandler) { server in
+            let response = try await exchange(port: server.port, "GET /six HTTP/1.1\r\nHost: x\r\n\r\n", host: "::1")
+            #expect(response.status == 200)
+            #expect(try JSONDecoder().decode(EchoBody.self, from: Data(response.body)).remote == "::1")
+        }
+    }
+
+    @Test func startTwiceFails() async throws {
+        try await withServer(handler: echoHandler) { server in
+            #expect(throws: HTTPServerError.self) { try server.start() }
+        }
+    }
+
+    @Test func portInUseFails() async throws {
+        try await withServer(handler: echoHandler) { server in
+            let second = HTTPServer(configuration: .init(port: server.port, threadCount: 1), handler: echoHandler)
+            #expect(throws: HTTPServerError.self) { try second.start() }
+        }
+    }
+
+    @Test(arguments: [
+        HTTPServer.Configuration(host: "example.com"),
+        HTTPServer.Configuration(port: 70000),
+        HTTPServer.Configuration(threadCount: 0),
+        HTTPServer.Configuration(maxBodyBytes: -1),
+        HTTPServer.Configuration(connectionMemoryLimit: 10),
+    ])
+    func invalidConfigurationIsRejected(_ configuration: HTTPServer.Configuration) {
+        #expect(throws: HTTPServerError.self) { try configuration.validate() }
+        let server = HTTPServer(configuration: configuration, handler: echoHandler)
+        do {
+            try server.start()
+            Issue.record("start() accepted an invalid configuration")
+        } catch {
+            #expect(error.code == .invalidConfiguration)
+        }
+    }
+
+    @Test func serverDroppedWithoutShutdownStops() async throws {
+        var server: HTTPServer? = HTTPServer(configuration: .init(threadCount: 1), handler: echoHandler)
+        try server?.start()
+        let port = try #require(server?.port)
+        let response = try await exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(response.status == 200)
+        server = nil
+        await #expect(throws: RawConnection.Failure.self) {
+            try await blocking { _ = try RawConnection(port: port) }
+        }
+    }
+}
