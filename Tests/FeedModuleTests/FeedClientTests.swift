@@ -1,6 +1,7 @@
 import FeedModule
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 
 /// The typed client: answers decoded from sample bodies, error envelopes from non-2xx answers,
@@ -20,7 +21,7 @@ struct FeedClientTests {
         attachments: [Attachment(id: "a1", fileName: "cat.png", contentType: "image/png", byteCount: 8)]
     )
 
-    static func client(_ transport: StubTransport) throws -> FeedClient {
+    static func client(_ transport: MockTransport) throws -> FeedClient {
         try FeedClient(domain: .init(environment: .production), transport: transport)
     }
 
@@ -28,17 +29,17 @@ struct FeedClientTests {
 
     @Test
     func postDecodes() async throws {
-        let transport = StubTransport.answering(200, json: Self.postJSON)
+        let transport = MockTransport().on(
+            .method(.get, path: "/v1/posts/p1"), .json(200, Self.postJSON), afterwards: .fail)
         #expect(try await Self.client(transport).post(id: "p1") == Self.post)
+        #expect(transport.exchanges.map(\.module) == ["FeedModule"])
         #expect(transport.requests.map(\.url.absoluteString) == ["\(Self.base)/v1/posts/p1"])
     }
 
     @Test
     func postWithoutAttachmentsMemberDecodes() async throws {
-        let transport = StubTransport.answering(
-            200,
-            json: #"{"id":"p2","authorId":"bob","text":"x","createdAt":"2026-03-01T12:00:00.5Z","likeCount":0}"#
-        )
+        let transport = MockTransport.always(
+            .json(200, #"{"id":"p2","authorId":"bob","text":"x","createdAt":"2026-03-01T12:00:00.5Z","likeCount":0}"#))
         let post = try await Self.client(transport).post(id: "p2")
         #expect(post.attachments.isEmpty)
         #expect(post.createdAt.timeIntervalSince1970.rounded(.down) == 1_772_366_400)
@@ -46,7 +47,7 @@ struct FeedClientTests {
 
     @Test
     func timelineDecodes() async throws {
-        let transport = StubTransport.answering(200, json: #"{"items":[\#(Self.postJSON)],"nextCursor":"older-1"}"#)
+        let transport = MockTransport.always(.json(200, #"{"items":[\#(Self.postJSON)],"nextCursor":"older-1"}"#))
         let page = try await Self.client(transport).timeline(user: "alice", cursor: "c0", limit: 1)
         #expect(page == TimelinePage(items: [Self.post], nextCursor: "older-1"))
         #expect(transport.requests.first?.url.query == "cursor=c0&limit=1")
@@ -54,7 +55,7 @@ struct FeedClientTests {
 
     @Test
     func createPostAnswersTheStoredPost() async throws {
-        let transport = StubTransport.answering(201, json: Self.postJSON)
+        let transport = MockTransport.always(.json(201, Self.postJSON))
         let post = try await Self.client(transport).createPost(author: "alice", text: "Hello")
         #expect(post == Self.post)
         let request = try #require(transport.requests.first)
@@ -64,7 +65,7 @@ struct FeedClientTests {
 
     @Test
     func likeAcceptsNoContent() async throws {
-        let transport = StubTransport.answering(204)
+        let transport = MockTransport.always(.status(204))
         try await Self.client(transport).like(post: "p1", user: "bob")
         #expect(transport.requests.map(\.url.absoluteString) == ["\(Self.base)/v1/posts/p1/likes/bob"])
     }
@@ -80,12 +81,11 @@ struct FeedClientTests {
 
     @Test
     func tooLargeCarriesTheProblem() async throws {
-        let transport = StubTransport.answering(
-            413,
-            json:
-                #"{"type":"about:blank","title":"Content Too Large","status":413,"detail":"at most 5 MiB per file","code":"attachment_too_large"}"#,
-            contentType: "application/problem+json"
-        )
+        let transport = MockTransport.always(
+            .problem(
+                413,
+                #"{"type":"about:blank","title":"Content Too Large","status":413,"detail":"at most 5 MiB per file","code":"attachment_too_large"}"#
+            ))
         let error = try await #require(throws: ServiceError.self) {
             try await Self.client(transport).createPost(
                 author: "alice",
@@ -112,10 +112,8 @@ struct FeedClientTests {
 
     @Test
     func badTimestampIsADecodingError() async throws {
-        let transport = StubTransport.answering(
-            200,
-            json: #"{"id":"p","authorId":"a","text":"x","createdAt":1772366400,"likeCount":0}"#
-        )
+        let transport = MockTransport.always(
+            .json(200, #"{"id":"p","authorId":"a","text":"x","createdAt":1772366400,"likeCount":0}"#))
         let error = try await #require(throws: ServiceError.self) { try await Self.client(transport).post(id: "p") }
         #expect(error.code == .decoding)
     }
@@ -195,7 +193,7 @@ struct FeedClientTests {
     func badInputIsRefusedBeforeSending(_ message: String, _ call: @Sendable (FeedClient) async throws -> Void)
         async throws
     {
-        let transport = StubTransport.answering(200, json: Self.postJSON)
+        let transport = MockTransport.always(.json(200, Self.postJSON))
         let client = try Self.client(transport)
         let error = try await #require(throws: ServiceError.self) { try await call(client) }
         #expect(error.code == .invalidRequest)

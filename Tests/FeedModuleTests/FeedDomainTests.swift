@@ -1,6 +1,7 @@
 import FeedModule
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 
 /// The domain setting per environment and the module's identity.
@@ -15,7 +16,7 @@ struct FeedDomainTests {
 
     @Test
     func overrideWinsAndReachesTheClient() throws {
-        let client = try FeedClient(domain: .sandbox(baseURL: "http://127.0.0.1:40002"), transport: StubTransport())
+        let client = try FeedClient(domain: .sandbox(baseURL: "http://127.0.0.1:40002"), transport: MockTransport())
         let request = try client.serviceClient.makeRequest(.post(id: "p1"))
         #expect(request.url.absoluteString == "http://127.0.0.1:40002/v1/posts/p1")
     }
@@ -23,7 +24,7 @@ struct FeedDomainTests {
     @Test
     func sandboxWithoutOverrideFailsWhenTheClientIsMade() throws {
         let error = try #require(throws: ServiceError.self) {
-            try FeedClient(domain: .init(environment: .sandbox), transport: StubTransport())
+            try FeedClient(domain: .init(environment: .sandbox), transport: MockTransport())
         }
         #expect(error.code == .invalidConfiguration)
         #expect(error.module == "FeedModule")
@@ -32,7 +33,7 @@ struct FeedDomainTests {
     @Test(arguments: ["", "feed.example.com", "file:///tmp/feed", "https://feed.example.com/?q=1"])
     func badOverrideFailsWhenTheClientIsMade(_ url: String) throws {
         let error = try #require(throws: ServiceError.self) {
-            try FeedClient(domain: .init(environment: .production, baseURLOverride: url), transport: StubTransport())
+            try FeedClient(domain: .init(environment: .production, baseURLOverride: url), transport: MockTransport())
         }
         #expect(error.code == .invalidConfiguration)
     }

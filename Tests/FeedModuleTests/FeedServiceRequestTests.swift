@@ -1,6 +1,7 @@
 import FeedModule
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 
 /// The exact request of every case: method, URL with query, header fields in order, body bytes.
@@ -52,7 +53,7 @@ struct FeedServiceRequestTests {
 
     @Test(arguments: cases)
     func exactRequest(_ service: FeedService, _ expected: ExpectedRequest) throws {
-        let client = try ServiceClient<FeedService>(baseURL: Self.base, transport: StubTransport())
+        let client = try ServiceClient<FeedService>(baseURL: Self.base, transport: MockTransport())
         expected.check(try client.makeRequest(service))
     }
 
@@ -67,7 +68,7 @@ struct FeedServiceRequestTests {
                 AttachmentUpload(fileName: "note \"1\".txt", contentType: "text/plain", data: Data("hi\r\n".utf8)),
             ]
         )
-        let client = try ServiceClient<FeedService>(baseURL: Self.base, transport: StubTransport())
+        let client = try ServiceClient<FeedService>(baseURL: Self.base, transport: MockTransport())
         let request = try client.makeRequest(service)
         #expect(request.method == .post)
         #expect(request.url.absoluteString == "\(Self.base)/v1/posts")

@@ -1,6 +1,7 @@
 import Foundation
 import PaymentModule
 import ServiceCore
+import ServiceTesting
 import Testing
 
 /// The typed client: answers decoded from sample bodies, error envelopes from non-2xx answers,
@@ -23,7 +24,7 @@ struct PaymentClientTests {
         createdAt: Date(timeIntervalSince1970: 1_772_366_400)
     )
 
-    static func client(_ transport: StubTransport) throws -> PaymentClient {
+    static func client(_ transport: MockTransport) throws -> PaymentClient {
         try PaymentClient(domain: .init(environment: .production), transport: transport)
     }
 
@@ -31,9 +32,10 @@ struct PaymentClientTests {
 
     @Test
     func walletDecodes() async throws {
-        let transport = StubTransport.answering(
-            200,
-            json: #"{"userId":"alice","balance":{"amountMinor":100000,"currency":"EUR"}}"#
+        let transport = MockTransport().on(
+            .operation("wallet", module: "PaymentModule"),
+            .json(200, #"{"userId":"alice","balance":{"amountMinor":100000,"currency":"EUR"}}"#),
+            afterwards: .fail
         )
         let wallet = try await Self.client(transport).wallet(user: "alice")
         #expect(wallet == Wallet(userId: "alice", balance: Money(amountMinor: 100_000, currency: .eur)))
@@ -42,7 +44,7 @@ struct PaymentClientTests {
 
     @Test
     func createChargeDecodesTheCharge() async throws {
-        let transport = StubTransport.answering(201, json: Self.chargeJSON)
+        let transport = MockTransport.always(.json(201, Self.chargeJSON))
         let charge = try await Self.client(transport).createCharge(
             payer: "alice",
             payee: "bob",
@@ -56,13 +58,13 @@ struct PaymentClientTests {
 
     @Test
     func chargeWithoutMemoDecodes() async throws {
-        let transport = StubTransport.answering(
-            200,
-            json: """
+        let transport = MockTransport.always(
+            .json(
+                200,
+                """
                 {"id":"ch_2","payerId":"bob","payeeId":"carol","amount":{"amountMinor":300,"currency":"JPY"},
                  "refunded":{"amountMinor":300,"currency":"JPY"},"status":"refunded","createdAt":"2026-03-01T12:00:00Z"}
-                """
-        )
+                """))
         let charge = try await Self.client(transport).charge(id: "ch_2")
         #expect(charge.memo == nil)
         #expect(charge.status == .refunded)
@@ -77,11 +79,11 @@ struct PaymentClientTests {
 
     @Test
     func refundDecodes() async throws {
-        let transport = StubTransport.answering(
-            201,
-            json:
+        let transport = MockTransport.always(
+            .json(
+                201,
                 #"{"id":"re_1","chargeId":"ch_1","amount":{"amountMinor":500,"currency":"EUR"},"createdAt":"2026-03-01T12:00:00Z"}"#
-        )
+            ))
         let refund = try await Self.client(transport).refund(charge: "ch_1", amountMinor: 500, idempotencyKey: "r-1")
         #expect(
             refund
@@ -115,10 +117,8 @@ struct PaymentClientTests {
 
     @Test
     func fractionalAmountIsADecodingError() async throws {
-        let transport = StubTransport.answering(
-            200,
-            json: #"{"userId":"alice","balance":{"amountMinor":12.5,"currency":"EUR"}}"#
-        )
+        let transport = MockTransport.always(
+            .json(200, #"{"userId":"alice","balance":{"amountMinor":12.5,"currency":"EUR"}}"#))
         let error = try await #require(throws: ServiceError.self) { try await Self.client(transport).wallet(user: "a") }
         #expect(error.code == .decoding)
     }
@@ -160,12 +160,11 @@ struct PaymentClientTests {
         (404, "user_not_found", "no wallet for bob"),
     ])
     func problemsAreDecoded(_ status: Int, _ code: String, _ detail: String) async throws {
-        let transport = StubTransport.answering(
-            status,
-            json:
-                #"{"type":"https://errors.example.com/\#(code)","title":"t","status":\#(status),"detail":"\#(detail)","code":"\#(code)"}"#,
-            contentType: "application/problem+json"
-        )
+        let transport = MockTransport.always(
+            .problem(
+                status,
+                #"{"type":"https://errors.example.com/\#(code)","title":"t","status":\#(status),"detail":"\#(detail)","code":"\#(code)"}"#
+            ))
         let error = try await #require(throws: ServiceError.self) {
             try await Self.client(transport).createCharge(
                 payer: "alice",
@@ -307,7 +306,7 @@ struct PaymentClientTests {
     func badInputIsRefusedBeforeSending(_ message: String, _ call: @Sendable (PaymentClient) async throws -> Void)
         async throws
     {
-        let transport = StubTransport.answering(201, json: Self.chargeJSON)
+        let transport = MockTransport.always(.json(201, Self.chargeJSON))
         let client = try Self.client(transport)
         let error = try await #require(throws: ServiceError.self) { try await call(client) }
         #expect(error.code == .invalidRequest)

@@ -1,6 +1,7 @@
 import Foundation
 import PaymentModule
 import ServiceCore
+import ServiceTesting
 import Testing
 
 /// The domain setting per environment and the module's identity.
@@ -15,7 +16,7 @@ struct PaymentDomainTests {
 
     @Test
     func overrideWinsAndReachesTheClient() throws {
-        let client = try PaymentClient(domain: .sandbox(baseURL: "http://127.0.0.1:40003"), transport: StubTransport())
+        let client = try PaymentClient(domain: .sandbox(baseURL: "http://127.0.0.1:40003"), transport: MockTransport())
         let request = try client.serviceClient.makeRequest(.charge(id: "ch_1"))
         #expect(request.url.absoluteString == "http://127.0.0.1:40003/v1/charges/ch_1")
     }
@@ -23,7 +24,7 @@ struct PaymentDomainTests {
     @Test
     func sandboxWithoutOverrideFailsWhenTheClientIsMade() throws {
         let error = try #require(throws: ServiceError.self) {
-            try PaymentClient(domain: .init(environment: .sandbox), transport: StubTransport())
+            try PaymentClient(domain: .init(environment: .sandbox), transport: MockTransport())
         }
         #expect(error.code == .invalidConfiguration)
         #expect(error.module == "PaymentModule")
@@ -32,7 +33,7 @@ struct PaymentDomainTests {
     @Test(arguments: ["", "payments.example.com", "mailto:pay@example.com", "https://payments.example.com#x"])
     func badOverrideFailsWhenTheClientIsMade(_ url: String) throws {
         let error = try #require(throws: ServiceError.self) {
-            try PaymentClient(domain: .init(environment: .staging, baseURLOverride: url), transport: StubTransport())
+            try PaymentClient(domain: .init(environment: .staging, baseURLOverride: url), transport: MockTransport())
         }
         #expect(error.code == .invalidConfiguration)
     }

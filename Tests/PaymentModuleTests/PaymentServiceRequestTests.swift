@@ -1,6 +1,7 @@
 import Foundation
 import PaymentModule
 import ServiceCore
+import ServiceTesting
 import Testing
 
 /// The exact request of every case: method, URL, header fields in order, body bytes.
@@ -67,7 +68,7 @@ struct PaymentServiceRequestTests {
 
     @Test(arguments: cases)
     func exactRequest(_ service: PaymentService, _ expected: ExpectedRequest) throws {
-        let client = try ServiceClient<PaymentService>(baseURL: Self.base, transport: StubTransport())
+        let client = try ServiceClient<PaymentService>(baseURL: Self.base, transport: MockTransport())
         expected.check(try client.makeRequest(service))
     }
 
@@ -88,7 +89,7 @@ struct PaymentServiceRequestTests {
 
     @Test
     func idempotencyKeyIsTheSameOnEveryBuild() throws {
-        let client = try ServiceClient<PaymentService>(baseURL: Self.base, transport: StubTransport())
+        let client = try ServiceClient<PaymentService>(baseURL: Self.base, transport: MockTransport())
         let service = PaymentService.refund(charge: "c", amountMinor: 1, idempotencyKey: "same")
         let first = try client.makeRequest(service)
         let second = try client.makeRequest(service)

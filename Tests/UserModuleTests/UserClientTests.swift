@@ -1,5 +1,6 @@
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 import UserModule
 
@@ -8,7 +9,7 @@ import UserModule
 struct UserClientTests {
     static let base = "https://users.api.example.com"
 
-    static func client(_ transport: StubTransport) throws -> UserClient {
+    static func client(_ transport: MockTransport) throws -> UserClient {
         try UserClient(domain: .init(environment: .production), transport: transport)
     }
 
@@ -16,18 +17,20 @@ struct UserClientTests {
 
     @Test
     func profileDecodes() async throws {
-        let transport = StubTransport.answering(
-            200,
-            json: #"{"id":"alice","displayName":"Alice Liddell","followerCount":2,"followingCount":1}"#
+        let transport = MockTransport().on(
+            .operation("profile", module: "UserModule"),
+            .json(200, #"{"id":"alice","displayName":"Alice Liddell","followerCount":2,"followingCount":1}"#),
+            afterwards: .fail
         )
         let user = try await Self.client(transport).profile(id: "alice")
         #expect(user == User(id: "alice", displayName: "Alice Liddell", followerCount: 2, followingCount: 1))
         #expect(transport.requests.map(\.url.absoluteString) == ["\(Self.base)/v1/users/alice"])
+        #expect(transport.exchanges.map(\.operation) == ["profile"])
     }
 
     @Test
     func followAndUnfollowAcceptNoContent() async throws {
-        let transport = StubTransport([HTTPResponse(status: 204), HTTPResponse(status: 204)])
+        let transport = MockTransport().on(.any, .noContent, .noContent, afterwards: .fail)
         let client = try Self.client(transport)
         try await client.follow(target: "bob", actor: "alice")
         try await client.unfollow(target: "bob", actor: "alice")
@@ -36,13 +39,13 @@ struct UserClientTests {
 
     @Test
     func followersPageDecodes() async throws {
-        let transport = StubTransport.answering(
-            200,
-            json: """
+        let transport = MockTransport.always(
+            .json(
+                200,
+                """
                 {"items":[{"id":"bob","displayName":"Bob"},{"id":"carol","displayName":"Carol"}],
                  "nextCursor":"b2Zmc2V0PTI"}
-                """
-        )
+                """))
         let page = try await Self.client(transport).followers(id: "alice", limit: 2)
         #expect(
             page
@@ -58,16 +61,14 @@ struct UserClientTests {
 
     @Test(arguments: [#"{"items":[],"nextCursor":null}"#, #"{"items":[]}"#])
     func lastPageHasNoCursor(_ body: String) async throws {
-        let page = try await Self.client(.answering(200, json: body)).followers(id: "alice", cursor: "x")
+        let page = try await Self.client(.always(.json(200, body))).followers(id: "alice", cursor: "x")
         #expect(page == FollowersPage(items: [], nextCursor: nil))
     }
 
     @Test
     func activeIntrospectionDecodes() async throws {
-        let transport = StubTransport.answering(
-            200,
-            json: #"{"active":true,"userId":"alice","expiresAt":"2026-03-01T12:00:00Z"}"#
-        )
+        let transport = MockTransport.always(
+            .json(200, #"{"active":true,"userId":"alice","expiresAt":"2026-03-01T12:00:00Z"}"#))
         let answer = try await Self.client(transport).introspect(token: "sandbox-alice")
         #expect(answer.active)
         #expect(answer.userId == "alice")
@@ -76,7 +77,7 @@ struct UserClientTests {
 
     @Test(arguments: [#"{"active":false}"#, #"{"active":false,"userId":null,"expiresAt":null}"#])
     func inactiveIntrospectionDecodes(_ body: String) async throws {
-        let answer = try await Self.client(.answering(200, json: body)).introspect(token: "expired")
+        let answer = try await Self.client(.always(.json(200, body))).introspect(token: "expired")
         #expect(answer == TokenIntrospection(active: false))
     }
 
@@ -93,7 +94,7 @@ struct UserClientTests {
 
     @Test
     func badTimestampIsADecodingError() async throws {
-        let transport = StubTransport.answering(200, json: #"{"active":true,"userId":"a","expiresAt":"tomorrow"}"#)
+        let transport = MockTransport.always(.json(200, #"{"active":true,"userId":"a","expiresAt":"tomorrow"}"#))
         let error = try await #require(throws: ServiceError.self) {
             try await Self.client(transport).introspect(token: "t")
         }
@@ -103,7 +104,7 @@ struct UserClientTests {
 
     @Test
     func wrongShapeIsADecodingError() async throws {
-        let transport = StubTransport.answering(200, json: #"{"id":"alice"}"#)
+        let transport = MockTransport.always(.json(200, #"{"id":"alice"}"#))
         let error = try await #require(throws: ServiceError.self) {
             try await Self.client(transport).profile(id: "alice")
         }
@@ -116,14 +117,13 @@ struct UserClientTests {
 
     @Test
     func notFoundCarriesTheProblem() async throws {
-        let transport = StubTransport.answering(
-            404,
-            json: """
+        let transport = MockTransport.always(
+            .problem(
+                404,
+                """
                 {"type":"https://errors.example.com/user-not-found","title":"User not found","status":404,
                  "detail":"no user has the id \\"zed\\"","code":"user_not_found"}
-                """,
-            contentType: "application/problem+json"
-        )
+                """))
         let error = try await #require(throws: ServiceError.self) {
             try await Self.client(transport).profile(id: "zed")
         }
@@ -148,7 +148,7 @@ struct UserClientTests {
 
     @Test
     func partialProblemStillDecodes() async throws {
-        let transport = StubTransport.answering(401, json: #"{"title":"Unauthorized","status":401}"#)
+        let transport = MockTransport.always(.json(401, #"{"title":"Unauthorized","status":401}"#))
         let error = try await #require(throws: ServiceError.self) {
             try await Self.client(transport).follow(target: "bob", actor: "alice")
         }
@@ -158,9 +158,9 @@ struct UserClientTests {
 
     @Test
     func nonJSONErrorBodyHasNoEnvelope() async throws {
-        let transport = StubTransport([
-            HTTPResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<h1>Bad gateway</h1>".utf8))
-        ])
+        let transport = MockTransport.always(
+            .data(502, Data("<h1>Bad gateway</h1>".utf8), contentType: "text/html")
+        )
         let error = try await #require(throws: ServiceError.self) {
             try await Self.client(transport).profile(id: "alice")
         }
@@ -199,7 +199,7 @@ struct UserClientTests {
     func badInputIsRefusedBeforeSending(_ message: String, _ call: @Sendable (UserClient) async throws -> Void)
         async throws
     {
-        let transport = StubTransport.answering(200, json: "{}")
+        let transport = MockTransport.always(.json(200, "{}"))
         let client = try Self.client(transport)
         let error = try await #require(throws: ServiceError.self) { try await call(client) }
         #expect(error.code == .invalidRequest)

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 import UserModule
 
@@ -24,7 +25,7 @@ struct UserDomainTests {
 
     @Test
     func clientUsesTheDomain() throws {
-        let client = try UserClient(domain: .sandbox(baseURL: "http://127.0.0.1:40001/"), transport: StubTransport())
+        let client = try UserClient(domain: .sandbox(baseURL: "http://127.0.0.1:40001/"), transport: MockTransport())
         let request = try client.serviceClient.makeRequest(.profile(id: "bob"))
         #expect(request.url.absoluteString == "http://127.0.0.1:40001/v1/users/bob")
     }
@@ -32,7 +33,7 @@ struct UserDomainTests {
     @Test
     func sandboxWithoutOverrideFailsWhenTheClientIsMade() throws {
         let error = try #require(throws: ServiceError.self) {
-            try UserClient(domain: .init(environment: .sandbox), transport: StubTransport())
+            try UserClient(domain: .init(environment: .sandbox), transport: MockTransport())
         }
         #expect(error.code == .invalidConfiguration)
         #expect(error.module == "UserModule")
@@ -42,7 +43,7 @@ struct UserDomainTests {
     @Test(arguments: ["", "users.example.com", "ftp://users.example.com", "https://", "https://u:p@users.example.com"])
     func badOverrideFailsWhenTheClientIsMade(_ url: String) throws {
         let error = try #require(throws: ServiceError.self) {
-            try UserClient(domain: .init(environment: .production, baseURLOverride: url), transport: StubTransport())
+            try UserClient(domain: .init(environment: .production, baseURLOverride: url), transport: MockTransport())
         }
         #expect(error.code == .invalidConfiguration)
     }

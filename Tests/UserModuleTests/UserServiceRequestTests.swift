@@ -1,5 +1,6 @@
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 import UserModule
 
@@ -68,14 +69,14 @@ struct UserServiceRequestTests {
 
     @Test(arguments: cases)
     func exactRequest(_ service: UserService, _ expected: ExpectedRequest) throws {
-        let client = try ServiceClient<UserService>(baseURL: Self.base, transport: StubTransport())
+        let client = try ServiceClient<UserService>(baseURL: Self.base, transport: MockTransport())
         expected.check(try client.makeRequest(service))
     }
 
     @Test
     func baseURLPathPrefixIsKept() throws {
         let client = try ServiceClient<UserService>(
-            baseURL: "https://gw.example.com/users/", transport: StubTransport())
+            baseURL: "https://gw.example.com/users/", transport: MockTransport())
         let request = try client.makeRequest(.profile(id: "alice"))
         #expect(request.url.absoluteString == "https://gw.example.com/users/v1/users/alice")
     }
@@ -91,7 +92,7 @@ struct UserServiceRequestTests {
         #expect(service.policy.retry == retry)
         #expect(service.operationName == name)
         #expect(service.policy.acceptableStatus == 200..<300)
-        let client = try ServiceClient<UserService>(baseURL: Self.base, transport: StubTransport())
+        let client = try ServiceClient<UserService>(baseURL: Self.base, transport: MockTransport())
         #expect(try client.makeRequest(service).timeout == service.policy.timeout)
     }
 
