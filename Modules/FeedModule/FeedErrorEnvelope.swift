@@ -12,7 +12,7 @@ public struct FeedErrorEnvelope: Codable, Sendable, Equatable, CustomStringConve
     public var status: Int?
     /// What happened in this occurrence, for a person.
     public var detail: String?
-    /// A stable machine-readable code such as `post_not_found` (listed in `docs/upstreams.md`).
+    /// A stable machine-readable code such as `not_found` (the codes are listed in `docs/upstreams.md`).
     public var code: String?
 
     /// Creates an envelope.
@@ -39,7 +39,7 @@ public struct FeedErrorEnvelope: Codable, Sendable, Equatable, CustomStringConve
         code = try container.decodeIfPresent(String.self, forKey: .code)
     }
 
-    /// `404 post_not_found: no post with that id`.
+    /// The problem in one line for logs: status, code (or title), detail.
     public var description: String {
         let head = [status.map(String.init), code ?? title].compactMap { $0 }.joined(separator: " ")
         return detail.map { head.isEmpty ? $0 : "\(head): \($0)" } ?? head
