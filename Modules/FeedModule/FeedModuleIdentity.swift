@@ -1,13 +1,14 @@
-/// The feed module's name, signing identity and default domains, as data for the composition root.
+/// The feed module's name, signing identity and default domains, as data for the
+/// composition root.
 ///
-/// The daemon binds the module's signing key by ``keyID`` and ``tag``: the feed upstream accepts
-/// only requests signed with a key registered for the `feed` tag. Every feature module has an
+/// The daemon binds the module's signing key by ``keyID`` and ``tag``: the upstream accepts
+/// only requests signed with a key registered for the module's tag. Every feature module has an
 /// identity of this shape; `new-module` generates one for each new module.
 public enum FeedModuleIdentity {
-    /// The module's name: its target, its ``FeedService`` `moduleName`, and its key in configuration.
+    /// The module's name: its target, its service's `moduleName`, and its key in configuration.
     public static let name = "FeedModule"
 
-    /// The id of the signing key the feed upstream expects unless configuration names another
+    /// The id of the signing key the upstream expects unless configuration names another
     /// (the RFC 9421 `keyid` parameter).
     public static let keyID = "feed-1"
 

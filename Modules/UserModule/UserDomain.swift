@@ -1,10 +1,12 @@
 public import ServiceCore
 
-/// Where the user upstream lives: an environment, or an explicit base URL that overrides it.
+/// Where the user upstream lives: an environment, or an explicit base URL that
+/// overrides it.
 ///
 /// ```swift
 /// let production = UserDomain(environment: .production)
-/// let sandbox = UserDomain.sandbox(baseURL: "http://127.0.0.1:49152")   // given by the daemon
+/// // The daemon gives the sandbox upstream's URL:
+/// let sandbox = UserDomain.sandbox(baseURL: "http://127.0.0.1:49152")
 /// ```
 ///
 /// The sandbox upstream listens on a port chosen when it starts, so the sandbox environment has no

@@ -1,8 +1,9 @@
-/// The user upstream's error body: an RFC 9457 problem document (`application/problem+json`).
+/// The user upstream's error body: an RFC 9457 problem document
+/// (`application/problem+json`).
 ///
-/// Read it from a failed call with `error.envelope(as: UserErrorEnvelope.self)`. Decoding is
-/// lenient so that a proxy's partial problem still decodes: only the members present are set,
-/// and ``type`` is `about:blank` when absent (RFC 9457 §3.1.1).
+/// Read it from a failed call with `error.envelope(as:)`. Decoding is lenient so that a proxy's
+/// partial problem still decodes: only the members present are set, and ``type`` is
+/// `about:blank` when absent (RFC 9457 §3.1.1).
 public struct UserErrorEnvelope: Codable, Sendable, Equatable, CustomStringConvertible {
     /// A URI naming the problem type, `about:blank` for a plain HTTP status.
     public var type: String
