@@ -1,0 +1,99 @@
+import Foundation
+import ModuleScaffolding
+import Testing
+
+/// The generator from a copy of this repository to a passing build: it runs the built
+/// `new-module` in a temporary copy (the tracked and untracked-but-not-ignored files, no build
+/// products), then `swift build --build-tests` and `swift test --skip-build --filter
+/// InventoryModuleTests` there. The nested build starts cold (about 1.5 minutes on two cores);
+/// each step is bounded by a deadline and its output is printed when it fails.
+struct EndToEndTests {
+    static let buildLimit: Duration = .seconds(15 * 60)
+
+    @Test(.timeLimit(.minutes(20)))
+    func generatedModuleBuildsAndPassesItsTests() async throws {
+        let binary = try #require(ProcessRunner.newModuleBinary(), "the new-module binary is built beside the tests")
+        let swift = try #require(ProcessRunner.find("swift"), "swift is on PATH")
+        let copy = FileManager.default.temporaryDirectory
+            .appendingPathComponent("new-module-e2e-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try await Self.copyRepository(to: copy)
+        #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent(".build").path))
+
+        let generate = try await ProcessRunner.run(
+            binary,
+            ["Inventory", "--base-url", "https://inventory.example.com", "--key-id", "inventory-1"],
+            in: copy,
+            limit: .seconds(60)
+        )
+        try #require(generate.status == 0, "new-module failed:\n\(generate.output)")
+
+        let lint = try await ProcessRunner.run(
+            swift,
+            ["format", "lint", "--strict", "-r", "Modules/InventoryModule", "Tests/InventoryModuleTests"],
+            in: copy,
+            limit: .seconds(120)
+        )
+        #expect(lint.status == 0, "the generated files are not swift-format clean:\n\(lint.output)")
+
+        let build = try await ProcessRunner.run(swift, ["build", "--build-tests"], in: copy, limit: Self.buildLimit)
+        try #require(
+            !build.timedOut, "swift build --build-tests did not finish in \(Self.buildLimit):\n\(build.output)")
+        try #require(build.status == 0, "swift build --build-tests failed:\n\(build.output)")
+        #expect(!build.output.contains("warning:"), "the build has warnings:\n\(build.output)")
+
+        let test = try await ProcessRunner.run(
+            swift,
+            ["test", "--skip-build", "--filter", "InventoryModuleTests"],
+            in: copy,
+            limit: .seconds(300)
+        )
+        #expect(test.status == 0, "swift test --filter InventoryModuleTests failed:\n\(test.output)")
+        #expect(test.output.contains("InventoryClientTests"), "the generated tests did not run:\n\(test.output)")
+        #expect(!test.output.contains("with 0 tests"), "no test ran:\n\(test.output)")
+        print("new-module end-to-end: build \(build.duration), tests \(test.duration)")
+    }
+
+    /// Copies the files git knows (tracked, and untracked but not ignored) to `destination`, or
+    /// every file but build products when git is unavailable.
+    static func copyRepository(to destination: URL) async throws {
+        let root = Repository.root
+        var paths: [String] = []
+        if let git = ProcessRunner.find("git") {
+            let listing = try await ProcessRunner.run(
+                git,
+                ["ls-files", "--cached", "--others", "--exclude-standard"],
+                in: root,
+                limit: .seconds(60)
+            )
+            if listing.status == 0 {
+                paths = listing.output.split(separator: "\n").map(String.init)
+            }
+        }
+        if paths.isEmpty {
+            let skipped: Set<String> = [".build", ".git", ".swiftpm"]
+            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
+            let base = root.standardizedFileURL.path
+            while let url = enumerator?.nextObject() as? URL {
+                if skipped.contains(url.lastPathComponent) {
+                    enumerator?.skipDescendants()
+                    continue
+                }
+                if try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
+                    paths.append(String(url.standardizedFileURL.path.dropFirst(base.count + 1)))
+                }
+            }
+        }
+        for path in paths {
+            let source = root.appendingPathComponent(path)
+            guard FileManager.default.fileExists(atPath: source.path) else { continue }  // deleted, not staged
+            let target = destination.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
+            try FileManager.default.copyItem(at: source, to: target)
+        }
+        #expect(paths.contains("Package.swift"))
+    }
+}

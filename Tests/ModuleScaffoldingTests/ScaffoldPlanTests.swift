@@ -1,0 +1,89 @@
+import Foundation
+import ModuleScaffolding
+import Testing
+
+/// Planning against a repository: clashes refused, edits and files planned.
+struct ScaffoldPlanTests {
+    static let inventory = try! ModuleSpec(name: "Inventory", baseURL: "https://inventory.example.com")
+
+    @Test
+    func plansTheFilesAndTheTwoEdits() throws {
+        let snapshot = RepositorySnapshot(manifest: Repository.manifest, registry: Repository.registry)
+        let plan = try ScaffoldPlan.make(for: Self.inventory, in: snapshot)
+        #expect(plan.newFiles == ModuleTemplate.files(for: Self.inventory))
+        #expect(plan.edits.map(\.path) == ["Package.swift", "Apps/SwiftyDaemon/FeatureModuleRegistry.swift"])
+        #expect(try ManifestEditor.featureModules(in: plan.edits[0].contents).contains("InventoryModule"))
+        #expect(try RegistryEditor.registeredModules(in: plan.edits[1].contents).contains("InventoryModule"))
+    }
+
+    @Test(arguments: [
+        ("User", RepositorySnapshot(manifest: Repository.manifest, registry: Repository.registry), "UserModule"),
+        (
+            "ServiceCore",
+            RepositorySnapshot(
+                manifest: Repository.manifest.replacingOccurrences(
+                    of: "\"ServiceCore\"", with: "\"ServiceCoreModule\""),
+                registry: Repository.registry
+            ),
+            "ServiceCoreModule already exists"
+        ),
+        (
+            "Inventory",
+            RepositorySnapshot(
+                manifest: Repository.manifest,
+                registry: Repository.registry,
+                existingPaths: ["Modules/InventoryModule"]
+            ),
+            "Modules/InventoryModule already exists"
+        ),
+        (
+            "Inventory",
+            RepositorySnapshot(
+                manifest: Repository.manifest,
+                registry: Repository.registry,
+                existingPaths: ["Tests/InventoryModuleTests"]
+            ),
+            "Tests/InventoryModuleTests already exists"
+        ),
+        (
+            "Service",
+            RepositorySnapshot(
+                manifest: Repository.manifest,
+                registry: Repository.registry,
+                publicTypeNames: ["ServiceClient"]
+            ),
+            "ServiceClient"
+        ),
+        (
+            "Inventory",
+            RepositorySnapshot(
+                manifest: Repository.manifest,
+                registry: Repository.registry.replacingOccurrences(of: "UserModule", with: "InventoryModule")
+            ),
+            "already registered"
+        ),
+    ])
+    func refusesClashes(_ name: String, _ snapshot: RepositorySnapshot, _ reason: String) throws {
+        let spec = try ModuleSpec(name: name, baseURL: "https://x.example.com")
+        let error = try #require(throws: ScaffoldingError.self) { try ScaffoldPlan.make(for: spec, in: snapshot) }
+        #expect(error.code == .nameClash)
+        #expect(error.exitCode == 64)
+        #expect(error.message.contains(reason))
+    }
+
+    @Test
+    func readsTheRepositorysPublicTypes() throws {
+        let spec = try ModuleSpec(name: "Inventory", baseURL: "https://x.example.com")
+        let snapshot = try RepositorySnapshot.read(root: Repository.root, for: spec)
+        #expect(
+            snapshot.publicTypeNames.isSuperset(of: ["ServiceClient", "UserClient", "Money", "Service", "HTTPRequest"]))
+        #expect(snapshot.existingPaths.isEmpty)
+        let service = try ModuleSpec(name: "Service", baseURL: "https://x.example.com")
+        #expect(throws: ScaffoldingError.self) {
+            try ScaffoldPlan.make(for: service, in: RepositorySnapshot.read(root: Repository.root, for: service))
+        }
+        let user = try ModuleSpec(name: "User", baseURL: "https://x.example.com")
+        #expect(
+            try RepositorySnapshot.read(root: Repository.root, for: user).existingPaths.contains("Modules/UserModule"))
+    }
+}
