@@ -1,0 +1,165 @@
+import Foundation
+
+/// Everything `swiftyd` can be told, with a default for every field.
+///
+/// Sources, later ones winning: these defaults, then the JSON file given with `--config`, then
+/// `SWIFTY_*` environment variables, then command-line flags (see ``DaemonConfiguration/load(arguments:environment:)``).
+/// Secrets never appear here: only the paths of the files that hold them.
+public struct DaemonConfiguration: Sendable, Equatable, Codable {
+    /// Where the daemon's modules send their requests.
+    public enum Mode: String, Sendable, Codable, CaseIterable {
+        /// The sandbox upstreams run in the daemon's process on loopback, with fresh keys.
+        case sandbox
+        /// Each module calls the base URL and signs with the key file its settings name.
+        case live
+    }
+
+    /// Which transport a module's client uses.
+    public enum TransportKind: String, Sendable, Codable, CaseIterable {
+        /// libcurl's multi interface: pooled keep-alive connections, HTTP/2 over TLS (the default).
+        case curl
+        /// Foundation's URLSession: portable, slower.
+        case urlsession
+    }
+
+    /// Log output settings.
+    public struct Logging: Sendable, Equatable, Codable {
+        /// The lowest level written: `trace`, `debug`, `info` (the default), `notice`, `warning`,
+        /// `error` or `critical`.
+        public var level: String = "info"
+        /// `json` (one object per line, the default) or `text`.
+        public var format: String = "json"
+
+        /// Creates the defaults.
+        public init() {}
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case level, format }
+
+        /// Decodes the settings, rejecting unknown fields.
+        public init(from decoder: any Decoder) throws {
+            try StrictKeys.check(decoder, allowed: CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            level = try container.decodeIfPresent(String.self, forKey: .level) ?? "info"
+            format = try container.decodeIfPresent(String.self, forKey: .format) ?? "json"
+        }
+    }
+
+    /// One feature module's binding.
+    public struct ModuleSettings: Sendable, Equatable, Codable {
+        /// The module's upstream base URL; required in live mode.
+        public var baseURL: String?
+        /// The `keyid` the module signs with; the module's registered default when `nil`.
+        public var keyID: String?
+        /// The file holding the module's base64 HMAC key (one line); required in live mode. A
+        /// relative path is looked up in `$CREDENTIALS_DIRECTORY` first.
+        public var keyFile: String?
+        /// The transport; `curl` when `nil`.
+        public var transport: TransportKind?
+        /// The per-attempt timeout in milliseconds; 5000 when `nil`.
+        public var timeoutMilliseconds: Int?
+
+        /// Creates empty settings (every field defaulted).
+        public init(
+            baseURL: String? = nil,
+            keyID: String? = nil,
+            keyFile: String? = nil,
+            transport: TransportKind? = nil,
+            timeoutMilliseconds: Int? = nil
+        ) {
+            self.baseURL = baseURL
+            self.keyID = keyID
+            self.keyFile = keyFile
+            self.transport = transport
+            self.timeoutMilliseconds = timeoutMilliseconds
+        }
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case baseURL, keyID, keyFile, transport, timeoutMilliseconds
+        }
+
+        /// Decodes the settings, rejecting unknown fields.
+        public init(from decoder: any Decoder) throws {
+            try StrictKeys.check(decoder, allowed: CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            baseURL = try container.decodeIfPresent(String.self, forKey: .baseURL)
+            keyID = try container.decodeIfPresent(String.self, forKey: .keyID)
+            keyFile = try container.decodeIfPresent(String.self, forKey: .keyFile)
+            transport = try container.decodeIfPresent(TransportKind.self, forKey: .transport)
+            timeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .timeoutMilliseconds)
+        }
+    }
+
+    /// Sandbox or live.
+    public var mode: Mode = .sandbox
+    /// The app-facing API's address: loopback by default.
+    public var host: String = "127.0.0.1"
+    /// The app-facing API's port.
+    public var port: Int = 8080
+    /// The admin endpoints' address (`/livez`, `/readyz`, `/metrics`).
+    public var adminHost: String = "127.0.0.1"
+    /// The admin endpoints' port.
+    public var adminPort: Int = 9090
+    /// Server threads; the number of cores when `nil`.
+    public var threads: Int?
+    /// The largest request body accepted, in bytes.
+    public var maxBodyBytes: Int = 1 << 20
+    /// How long in-flight requests may take to finish after SIGTERM or SIGINT, in seconds.
+    public var drainSeconds: Double = 10
+    /// How long an introspected bearer token is trusted before it is checked again, in seconds.
+    public var tokenCacheSeconds: Double = 30
+    /// Log settings.
+    public var logging = Logging()
+    /// Per-module bindings, by module name (`UserModule`, ...).
+    public var modules: [String: ModuleSettings] = [:]
+
+    /// Creates the defaults.
+    public init() {}
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case mode, host, port, adminHost, adminPort, threads, maxBodyBytes, drainSeconds, tokenCacheSeconds
+        case logging, modules
+    }
+
+    /// Decodes a configuration file: absent fields keep their defaults; unknown fields are
+    /// rejected so a typo cannot pass unnoticed.
+    public init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = DaemonConfiguration()
+        mode = try container.decodeIfPresent(Mode.self, forKey: .mode) ?? defaults.mode
+        host = try container.decodeIfPresent(String.self, forKey: .host) ?? defaults.host
+        port = try container.decodeIfPresent(Int.self, forKey: .port) ?? defaults.port
+        adminHost = try container.decodeIfPresent(String.self, forKey: .adminHost) ?? defaults.adminHost
+        adminPort = try container.decodeIfPresent(Int.self, forKey: .adminPort) ?? defaults.adminPort
+        threads = try container.decodeIfPresent(Int.self, forKey: .threads)
+        maxBodyBytes = try container.decodeIfPresent(Int.self, forKey: .maxBodyBytes) ?? defaults.maxBodyBytes
+        drainSeconds = try container.decodeIfPresent(Double.self, forKey: .drainSeconds) ?? defaults.drainSeconds
+        tokenCacheSeconds =
+            try container.decodeIfPresent(Double.self, forKey: .tokenCacheSeconds) ?? defaults.tokenCacheSeconds
+        logging = try container.decodeIfPresent(Logging.self, forKey: .logging) ?? defaults.logging
+        modules = try container.decodeIfPresent([String: ModuleSettings].self, forKey: .modules) ?? [:]
+    }
+}
+
+/// Rejects keys a configuration object does not know.
+enum StrictKeys {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    static func check<Keys: CodingKey & CaseIterable>(_ decoder: any Decoder, allowed: Keys.Type) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let known = Set(Keys.allCases.map(\.stringValue))
+        for key in container.allKeys where !known.contains(key.stringValue) {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [key],
+                    debugDescription: "unknown field \"\(key.stringValue)\"; known: \(known.sorted().joined(separator: ", "))"
+                )
+            )
+        }
+    }
+}
