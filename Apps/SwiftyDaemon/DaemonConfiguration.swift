@@ -157,7 +157,8 @@ enum StrictKeys {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath + [key],
-                    debugDescription: "unknown field \"\(key.stringValue)\"; known: \(known.sorted().joined(separator: ", "))"
+                    debugDescription:
+                        "unknown field \"\(key.stringValue)\"; known: \(known.sorted().joined(separator: ", "))"
                 )
             )
         }

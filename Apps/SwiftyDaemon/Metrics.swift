@@ -134,13 +134,16 @@ public final class HistogramFamily: Sendable {
             var cumulative: UInt64 = 0
             for (index, bound) in bounds.enumerated() {
                 cumulative += entry.buckets[index]
-                text += name + "_bucket"
+                text +=
+                    name + "_bucket"
                     + PrometheusText.labels(labels + ["le"], labelValues + [PrometheusText.number(bound)])
                     + " \(cumulative)\n"
             }
-            text += name + "_bucket" + PrometheusText.labels(labels + ["le"], labelValues + ["+Inf"])
+            text +=
+                name + "_bucket" + PrometheusText.labels(labels + ["le"], labelValues + ["+Inf"])
                 + " \(entry.count)\n"
-            text += name + "_sum" + PrometheusText.labels(labels, labelValues) + " " + PrometheusText.number(entry.sum)
+            text +=
+                name + "_sum" + PrometheusText.labels(labels, labelValues) + " " + PrometheusText.number(entry.sum)
                 + "\n"
             text += name + "_count" + PrometheusText.labels(labels, labelValues) + " \(entry.count)\n"
         }

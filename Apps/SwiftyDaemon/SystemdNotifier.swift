@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Tells systemd about the daemon's state (`Type=notify`): `READY=1` once serving,
@@ -19,31 +19,31 @@ public struct SystemdNotifier: Sendable {
     @discardableResult
     public func notify(_ state: String) -> Bool {
         #if canImport(Glibc)
-        guard let socketPath else { return false }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var pathBytes = Array(socketPath.utf8)
-        // An abstract socket's name starts with "@", written as a NUL byte.
-        if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
-        let sent = state.utf8CString.withUnsafeBufferPointer { text in
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), socketAddress, length)
+            guard let socketPath else { return false }
+            let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard descriptor >= 0 else { return false }
+            defer { close(descriptor) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            var pathBytes = Array(socketPath.utf8)
+            // An abstract socket's name starts with "@", written as a NUL byte.
+            if pathBytes.first == UInt8(ascii: "@") { pathBytes[0] = 0 }
+            let capacity = MemoryLayout.size(ofValue: address.sun_path)
+            guard pathBytes.count < capacity else { return false }
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                raw.copyBytes(from: pathBytes)
+            }
+            let length = socklen_t(MemoryLayout<sa_family_t>.size + pathBytes.count)
+            let sent = state.utf8CString.withUnsafeBufferPointer { text in
+                withUnsafePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                        sendto(descriptor, text.baseAddress, text.count - 1, Int32(MSG_NOSIGNAL), socketAddress, length)
+                    }
                 }
             }
-        }
-        return sent == state.utf8.count
+            return sent == state.utf8.count
         #else
-        return false
+            return false
         #endif
     }
 }

@@ -1,1 +1,7 @@
-print("not implemented yet")
+import Foundation
+import SwiftyDaemon
+
+// The daemon's entry point; everything else is in SwiftyDaemon, where tests can reach it.
+exit(
+    await DaemonCommand.run(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -1,0 +1,28 @@
+import HTTPServer
+
+/// The admin endpoints: `/livez` (the process answers), `/readyz` (503 while starting and
+/// draining), `/metrics` (Prometheus text format 0.0.4).
+struct AdminAPI {
+    let readiness: Readiness
+    let metrics: Metrics
+
+    func makeRouter() -> Router {
+        var router = Router()
+        router.add("GET", "/livez") { _, _ in .text("ok\n") }
+        let readiness = self.readiness
+        router.add("GET", "/readyz") { _, _ in
+            switch readiness.state {
+            case .ready: .text("ready\n")
+            case .starting: .text(503, "starting\n")
+            case .draining: .text(503, "draining\n")
+            }
+        }
+        let metrics = self.metrics
+        router.add("GET", "/metrics") { _, _ in
+            var response = ServerResponse.text(metrics.render())
+            response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+            return response
+        }
+        return router
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPServer
+import ServiceCore
+
+/// An RFC 9457 problem answer of the app API, with the request id.
+struct AppProblem: Error, Encodable, Sendable {
+    var type = "about:blank"
+    var title: String
+    var status: Int
+    var detail: String
+    var requestId: String?
+    var module: String?
+
+    init(_ status: Int, _ detail: String, module: String? = nil) {
+        self.status = status
+        self.title = ProblemDetails.reasonPhrase(for: status)
+        self.detail = detail
+        self.module = module
+        self.requestId = RequestTrace.current?.requestID
+    }
+
+    var response: ServerResponse {
+        let body = (try? StreamingJSONEncoder().encode(self)) ?? Data("{}".utf8)
+        return ServerResponse(status: status, headers: ["Content-Type": "application/problem+json"], body: body)
+    }
+
+    /// The app-facing answer for a failed module call.
+    ///
+    /// Input the module refused is the client's mistake (400); an upstream's own 4xx answers
+    /// about the resource (404, 409, 422, 402) pass through with its detail; everything else is
+    /// the upstream's fault: a bad answer (5xx, 401/403 from a signature problem, undecodable
+    /// body) is 502, a refused or reset connection 503, a timeout 504. The upstream's raw body
+    /// is never copied.
+    static func forUpstream(_ error: any Error) -> AppProblem {
+        guard let error = error as? ServiceError else {
+            return AppProblem(502, "An upstream call failed.")
+        }
+        let module = error.module
+        switch error.code {
+        case .invalidRequest:
+            return AppProblem(400, error.message, module: module)
+        case .timeout:
+            return AppProblem(504, "The \(module) upstream did not answer in time.", module: module)
+        case .cancelled:
+            return AppProblem(503, "The request was cancelled.", module: module)
+        case .transport:
+            let refused = (error.underlying as? TransportError)?.code == .connectionFailed
+            return AppProblem(
+                503,
+                refused ? "The \(module) upstream refused the connection." : "The \(module) upstream is unreachable.",
+                module: module
+            )
+        case .unacceptableStatus:
+            let status = error.response?.status ?? 502
+            if [400, 404, 409, 422, 402].contains(status) {
+                let envelopeDetail = upstreamDetail(error)
+                return AppProblem(
+                    status == 400 ? 422 : status,
+                    envelopeDetail ?? "The \(module) upstream answered \(status).",
+                    module: module
+                )
+            }
+            if status == 503 || status == 429 {
+                return AppProblem(503, "The \(module) upstream is unavailable.", module: module)
+            }
+            return AppProblem(502, "The \(module) upstream gave a bad answer (HTTP \(status)).", module: module)
+        default:
+            return AppProblem(502, "The \(module) upstream gave an answer that could not be read.", module: module)
+        }
+    }
+
+    /// The `detail` of the upstream's problem envelope, if it decoded as one.
+    private static func upstreamDetail(_ error: ServiceError) -> String? {
+        guard let envelope = error.envelope else { return nil }
+        let mirror = Mirror(reflecting: envelope)
+        for child in mirror.children where child.label == "detail" {
+            if let text = child.value as? String { return text }
+            if let text = child.value as? String?, let text { return text }
+        }
+        return nil
+    }
+}

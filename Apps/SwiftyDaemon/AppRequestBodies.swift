@@ -1,0 +1,95 @@
+import Foundation
+import HTTPServer
+
+/// `POST /v1/posts`: `{"text": "...", "attachments": [{"fileName", "contentType", "data"}]}`,
+/// `data` in base64. Unknown fields are refused.
+struct CreatePostBody: Decodable, Sendable {
+    struct Attachment: Decodable, Sendable {
+        var fileName: String
+        var contentType: String
+        var data: Data
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case fileName, contentType, data }
+
+        init(from decoder: any Decoder) throws {
+            try StrictKeys.check(decoder, allowed: CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            fileName = try container.decode(String.self, forKey: .fileName)
+            contentType = try container.decode(String.self, forKey: .contentType)
+            let text = try container.decode(String.self, forKey: .data)
+            guard let data = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .data, in: container, debugDescription: "not base64")
+            }
+            self.data = data
+        }
+    }
+
+    var text: String
+    var attachments: [Attachment]
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case text, attachments }
+
+    init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
+    }
+}
+
+/// `POST /v1/payments`: `{"payee": "bob", "amountMinor": 1250, "currency": "EUR", "memo": "..."}`.
+/// Unknown fields are refused: a misspelt `amount` must never become a zero charge.
+struct CreatePaymentBody: Decodable, Sendable {
+    var payee: String
+    var amountMinor: Int64
+    var currency: String
+    var memo: String?
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case payee, amountMinor, currency, memo }
+
+    init(from decoder: any Decoder) throws {
+        try StrictKeys.check(decoder, allowed: CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        payee = try container.decode(String.self, forKey: .payee)
+        amountMinor = try container.decode(Int64.self, forKey: .amountMinor)
+        currency = try container.decode(String.self, forKey: .currency)
+        memo = try container.decodeIfPresent(String.self, forKey: .memo)
+    }
+}
+
+/// Decodes app request bodies into a value or a 4xx problem.
+enum AppBody {
+    static func decode<T: Decodable>(_ type: T.Type, from request: ServerRequest) -> Result<T, AppProblemResponse> {
+        let contentType = request.headers["content-type"]?.lowercased() ?? ""
+        guard contentType.hasPrefix("application/json") else {
+            return .failure(AppProblemResponse(problem: AppProblem(415, "The body must be application/json.")))
+        }
+        guard !request.body.isEmpty else {
+            return .failure(AppProblemResponse(problem: AppProblem(400, "The request needs a JSON body.")))
+        }
+        do {
+            return .success(try JSONDecoder().decode(type, from: request.body))
+        } catch let error as DecodingError {
+            return .failure(
+                AppProblemResponse(problem: AppProblem(400, "The JSON body is not valid: \(explain(error))")))
+        } catch {
+            return .failure(AppProblemResponse(problem: AppProblem(400, "The body is not valid JSON.")))
+        }
+    }
+
+    private static func explain(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let text = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            return text.isEmpty ? "" : " at \"\(text)\""
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return "expected \(type)\(path(context))."
+        case .valueNotFound(let type, let context): return "expected \(type), found null\(path(context))."
+        case .keyNotFound(let key, let context): return "missing field \"\(key.stringValue)\"\(path(context))."
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty && context.debugDescription.contains("JSON")
+                ? "malformed JSON." : "\(context.debugDescription)\(path(context))."
+        @unknown default: return "unreadable."
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import AppLogging
+import Foundation
+import HTTPServer
+import ServiceCore
+
+/// Builds the app API's router: every route is wrapped so that it gets a request id, a trace
+/// of its upstream calls, metrics and one JSON access-log line.
+struct AppRouter {
+    let api: AppAPI
+    let metrics: Metrics
+    let accessLog: Logger
+
+    func makeRouter() -> Router {
+        var router = Router()
+        add(&router, "GET", "/v1/me", api.me)
+        add(&router, "GET", "/v1/users/:id", api.user)
+        add(&router, "PUT", "/v1/me/following/:id", api.follow)
+        add(&router, "DELETE", "/v1/me/following/:id", api.unfollow)
+        add(&router, "GET", "/v1/feed", api.timeline)
+        add(&router, "POST", "/v1/posts", api.createPost)
+        add(&router, "PUT", "/v1/posts/:id/like", api.like)
+        add(&router, "GET", "/v1/wallet", api.wallet)
+        add(&router, "POST", "/v1/payments", api.createPayment)
+        add(&router, "GET", "/v1/payments/:id", api.payment)
+        add(&router, "GET", "/v1/home", api.home)
+        return router
+    }
+
+    /// The server's handler: the router, plus request ids, metrics and access logs for paths
+    /// no route matched.
+    func makeHandler() -> @Sendable (ServerRequest) async -> ServerResponse {
+        let router = makeRouter()
+        let metrics = self.metrics
+        let accessLog = self.accessLog
+        return { request in
+            // Matched routes set the trace themselves; this covers 404/405 and the unmatched.
+            if RequestTrace.current != nil { return await router.handle(request) }
+            let trace = RequestTrace(requestID: Self.requestID(for: request))
+            return await RequestTrace.$current.withValue(trace) {
+                let start = ContinuousClock.now
+                var response = await router.handle(request)
+                if response.headers["x-request-id"] == nil {
+                    response.headers.add(name: "X-Request-ID", value: trace.requestID)
+                    Self.finish(
+                        request, response, route: "unmatched", trace: trace, start: start,
+                        metrics: metrics, accessLog: accessLog
+                    )
+                }
+                return response
+            }
+        }
+    }
+
+    private func add(_ router: inout Router, _ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
+        let metrics = self.metrics
+        let accessLog = self.accessLog
+        router.add(method, pattern) { request, parameters in
+            let trace = RequestTrace.current ?? RequestTrace(requestID: Self.requestID(for: request))
+            return await RequestTrace.$current.withValue(trace) {
+                let start = ContinuousClock.now
+                var response = await handler(request, parameters)
+                response.headers.add(name: "X-Request-ID", value: trace.requestID)
+                Self.finish(
+                    request, response, route: pattern, trace: trace, start: start, metrics: metrics,
+                    accessLog: accessLog)
+                return response
+            }
+        }
+    }
+
+    private static func finish(
+        _ request: ServerRequest,
+        _ response: ServerResponse,
+        route: String,
+        trace: RequestTrace,
+        start: ContinuousClock.Instant,
+        metrics: Metrics,
+        accessLog: Logger
+    ) {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.requests.increment([route, request.method, String(response.status)])
+        metrics.requestDuration.observe([route], seconds)
+        let calls: [Logger.MetadataValue] = trace.recorded.map { call in
+            .dictionary([
+                "module": .string(call.module), "operation": .string(call.operation),
+                "outcome": .string(call.outcome), "ms": .string(String(call.milliseconds)),
+            ])
+        }
+        accessLog.info(
+            "request",
+            metadata: [
+                "request_id": .string(trace.requestID),
+                "method": .string(request.method),
+                "route": .string(route),
+                "status": .string(String(response.status)),
+                "duration_ms": .string(String(format: "%.2f", seconds * 1000)),
+                "upstream": .array(calls),
+            ]
+        )
+    }
+
+    /// The client's `X-Request-ID` when it is a sane token (1-64 of `A-Z a-z 0-9 - _ .`),
+    /// otherwise a fresh one.
+    static func requestID(for request: ServerRequest) -> String {
+        if let given = request.headers["x-request-id"], (1...64).contains(given.utf8.count),
+            given.utf8.allSatisfy({ byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            })
+        {
+            return given
+        }
+        return RequestID.random()
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import ServiceCore
+
+/// Validates a configuration completely, collecting every problem rather than stopping at the
+/// first: `swiftyd --check-config` prints them all.
+enum ConfigurationCheck {
+    static func problems(in configuration: DaemonConfiguration, environment: [String: String]) -> [String] {
+        var problems: [String] = []
+        if configuration.host.isEmpty { problems.append("host must not be empty") }
+        if configuration.adminHost.isEmpty { problems.append("adminHost must not be empty") }
+        if !(0...65535).contains(configuration.port) { problems.append("port \(configuration.port) is not 0-65535") }
+        if !(0...65535).contains(configuration.adminPort) {
+            problems.append("adminPort \(configuration.adminPort) is not 0-65535")
+        }
+        if configuration.port != 0 && configuration.port == configuration.adminPort
+            && configuration.host == configuration.adminHost
+        {
+            problems.append("port and adminPort must differ")
+        }
+        if let threads = configuration.threads, !(1...256).contains(threads) {
+            problems.append("threads \(threads) is not 1-256")
+        }
+        if !(1024...(64 << 20)).contains(configuration.maxBodyBytes) {
+            problems.append("maxBodyBytes \(configuration.maxBodyBytes) is not 1024-67108864")
+        }
+        if !(configuration.drainSeconds > 0 && configuration.drainSeconds <= 600) {
+            problems.append("drainSeconds \(configuration.drainSeconds) is not in (0, 600]")
+        }
+        if !(configuration.tokenCacheSeconds >= 0 && configuration.tokenCacheSeconds <= 3600) {
+            problems.append("tokenCacheSeconds \(configuration.tokenCacheSeconds) is not 0-3600")
+        }
+        if LogSetup.level(configuration.logging.level) == nil {
+            problems.append(
+                "logging.level \"\(configuration.logging.level)\" is not one of trace, debug, info, notice, warning, error, critical"
+            )
+        }
+        if !["json", "text"].contains(configuration.logging.format) {
+            problems.append("logging.format \"\(configuration.logging.format)\" is not json or text")
+        }
+        let known = Set(FeatureModuleRegistry.modules.map(\.name))
+        for name in configuration.modules.keys.sorted() where !known.contains(name) {
+            problems.append(
+                "modules.\(name) is not a registered module (known: \(known.sorted().joined(separator: ", ")))")
+        }
+        for (name, settings) in configuration.modules.sorted(by: { $0.key < $1.key }) where known.contains(name) {
+            if let baseURL = settings.baseURL {
+                do {
+                    _ = try BaseURLValidator.validate(baseURL)
+                } catch {
+                    problems.append("modules.\(name).baseURL: \(error.description)")
+                }
+            }
+            if let timeout = settings.timeoutMilliseconds, !(1...600_000).contains(timeout) {
+                problems.append("modules.\(name).timeoutMilliseconds \(timeout) is not 1-600000")
+            }
+        }
+        if configuration.mode == .live {
+            do {
+                _ = try UpstreamBinding.live(configuration, environment: environment)
+            } catch {
+                // Base URL syntax was reported above; keep only the binding problems not yet listed.
+                problems.append(contentsOf: error.problems.filter { !problems.contains($0) })
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,168 @@
+public import AppLogging
+import CurlTransport
+import FeedModule
+import Foundation
+import HTTPServer
+import PaymentModule
+import RequestSigning
+import ServiceCore
+import URLSessionTransport
+import UserModule
+
+/// The composed daemon: the app API and admin servers, each feature module bound to its
+/// domain, key and transport, and (in sandbox mode) the sandbox upstreams.
+///
+/// ``start(configuration:environment:logger:)`` is the composition root; ``drain()`` stops
+/// everything in reverse order.
+public final class Daemon: Sendable {
+    /// The configuration the daemon runs with.
+    public let configuration: DaemonConfiguration
+    /// Starting, ready or draining.
+    public let readiness: Readiness
+    /// The metrics served at `/metrics`.
+    public let metrics: Metrics
+    /// The app API's bound port.
+    public var port: Int { appServer.port }
+    /// The admin endpoints' bound port.
+    public var adminPort: Int { adminServer.port }
+    /// The sandbox's upstreams when running in sandbox mode.
+    public let sandbox: SandboxRuntime?
+
+    private let appServer: HTTPServer
+    private let adminServer: HTTPServer
+    private let curl: CurlTransport?
+    private let urlSession: URLSessionTransport?
+    private let logger: Logger
+
+    private init(
+        configuration: DaemonConfiguration,
+        readiness: Readiness,
+        metrics: Metrics,
+        sandbox: SandboxRuntime?,
+        appServer: HTTPServer,
+        adminServer: HTTPServer,
+        curl: CurlTransport?,
+        urlSession: URLSessionTransport?,
+        logger: Logger
+    ) {
+        self.configuration = configuration
+        self.readiness = readiness
+        self.metrics = metrics
+        self.sandbox = sandbox
+        self.appServer = appServer
+        self.adminServer = adminServer
+        self.curl = curl
+        self.urlSession = urlSession
+        self.logger = logger
+    }
+
+    /// Builds and starts the daemon; it is ready (``Readiness/State/ready``) when this returns.
+    /// - Parameters:
+    ///   - configuration: Validated settings.
+    ///   - environment: The process environment (for `$CREDENTIALS_DIRECTORY`).
+    ///   - logger: The daemon's logger; access-log lines use its handler too.
+    /// - Throws: ``ConfigurationProblems`` when a module cannot be bound, or the server's
+    ///   error when a port cannot be bound.
+    public static func start(
+        configuration: DaemonConfiguration,
+        environment: [String: String],
+        logger: Logger
+    ) async throws -> Daemon {
+        let readiness = Readiness()
+        let metrics = Metrics()
+        let adminServer = HTTPServer(
+            configuration: .init(host: configuration.adminHost, port: configuration.adminPort, threadCount: 1),
+            handler: AdminAPI(readiness: readiness, metrics: metrics).makeRouter().handle
+        )
+        try adminServer.start()
+
+        var sandbox: SandboxRuntime?
+        let bindings: [String: UpstreamBinding]
+        switch configuration.mode {
+        case .live:
+            bindings = try UpstreamBinding.live(configuration, environment: environment)
+        case .sandbox:
+            let runtime = try await SandboxRuntime.start(logger: logger)
+            sandbox = runtime
+            bindings = runtime.bindings(configuration)
+        }
+
+        let needsCurl = bindings.values.contains { $0.transport == .curl }
+        let needsURLSession = bindings.values.contains { $0.transport == .urlsession }
+        let curl = needsCurl ? CurlTransport(configuration: .sized(forConcurrency: 256)) : nil
+        let urlSession = needsURLSession ? URLSessionTransport() : nil
+
+        func client<S: Service>(_ service: S.Type, _ module: String) throws -> ServiceClient<S> {
+            guard let binding = bindings[module] else {
+                throw ConfigurationProblems(problems: ["modules.\(module) has no binding"])
+            }
+            let transport: any Transport = binding.transport == .curl ? curl! : urlSession!
+            let signer = try RequestSigner(key: binding.key)
+            return try ServiceClient<S>(
+                baseURL: binding.baseURL,
+                transport: transport,
+                middlewares: [
+                    UpstreamCallRecorder(metrics: metrics),
+                    RequestIDMiddleware(),
+                    UpstreamTimeoutMiddleware(timeout: binding.timeout),
+                    SigningMiddleware(signer: signer),
+                ],
+                configuration: ServiceClientConfiguration(
+                    logger: logger,
+                    requestIDGenerator: { RequestTrace.current?.requestID ?? RequestID.random() }
+                )
+            )
+        }
+
+        let users = UserClient(try client(UserService.self, UserModuleIdentity.name))
+        let api = AppAPI(
+            users: users,
+            feed: FeedClient(try client(FeedService.self, FeedModuleIdentity.name)),
+            payments: PaymentClient(try client(PaymentService.self, PaymentModuleIdentity.name)),
+            authenticator: Authenticator(
+                users: users,
+                cache: InMemoryTokenCache(),
+                ttl: configuration.tokenCacheSeconds
+            )
+        )
+        var accessLog = Logger(label: "swiftyd.access")
+        accessLog.logLevel = logger.logLevel
+        let appServer = HTTPServer(
+            configuration: .init(
+                host: configuration.host,
+                port: configuration.port,
+                threadCount: configuration.threads ?? HTTPServer.Configuration.defaultThreadCount,
+                maxBodyBytes: configuration.maxBodyBytes
+            ),
+            handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog).makeHandler()
+        )
+        try appServer.start()
+        readiness.set(.ready)
+        return Daemon(
+            configuration: configuration,
+            readiness: readiness,
+            metrics: metrics,
+            sandbox: sandbox,
+            appServer: appServer,
+            adminServer: adminServer,
+            curl: curl,
+            urlSession: urlSession,
+            logger: logger
+        )
+    }
+
+    /// Stops taking work and finishes what is in flight: `/readyz` turns 503, the app server
+    /// stops accepting and lets in-flight requests finish within the configuration's drain
+    /// time, then the transports, the sandbox and the admin server stop.
+    public func drain() async {
+        readiness.set(.draining)
+        let grace = Duration.milliseconds(Int64(configuration.drainSeconds * 1000))
+        logger.notice("draining", metadata: ["in_flight": .string(String(appServer.inFlightCount))])
+        await appServer.shutdown(gracePeriod: grace)
+        await curl?.shutdown(gracePeriod: .seconds(1))
+        urlSession?.shutdown()
+        await sandbox?.shutdown()
+        await adminServer.shutdown(gracePeriod: .seconds(1))
+        logger.notice("stopped")
+    }
+}

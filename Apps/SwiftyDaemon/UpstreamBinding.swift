@@ -1,0 +1,77 @@
+import Foundation
+import RequestSigning
+
+/// How the daemon reaches one feature module's domain: where, with which key, over which
+/// transport, within which timeout. Resolved at start-up from the sandbox or the configuration.
+struct UpstreamBinding: Sendable {
+    var module: String
+    var baseURL: String
+    var key: SigningKey
+    var transport: DaemonConfiguration.TransportKind
+    var timeout: Duration
+}
+
+extension UpstreamBinding {
+    /// The default per-attempt timeout.
+    static let defaultTimeout = Duration.milliseconds(5000)
+
+    /// Resolves live-mode bindings for every registered module from the configuration,
+    /// loading each key file.
+    /// - Throws: ``ConfigurationProblems`` listing every module that cannot be bound.
+    static func live(
+        _ configuration: DaemonConfiguration,
+        environment: [String: String]
+    ) throws(ConfigurationProblems) -> [String: UpstreamBinding] {
+        var bindings: [String: UpstreamBinding] = [:]
+        var problems: [String] = []
+        for module in FeatureModuleRegistry.modules {
+            let settings = configuration.modules[module.name] ?? .init()
+            let prefix = "modules.\(module.name)"
+            guard let baseURL = settings.baseURL else {
+                problems.append("\(prefix).baseURL is required in live mode")
+                continue
+            }
+            guard let keyFile = settings.keyFile else {
+                problems.append("\(prefix).keyFile is required in live mode")
+                continue
+            }
+            do {
+                let key = try SigningKey.load(
+                    id: settings.keyID ?? module.keyID,
+                    tag: module.tag,
+                    fromFile: resolveCredential(keyFile, environment: environment)
+                )
+                bindings[module.name] = UpstreamBinding(
+                    module: module.name,
+                    baseURL: baseURL,
+                    key: key,
+                    transport: settings.transport ?? .curl,
+                    timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? defaultTimeout
+                )
+            } catch {
+                problems.append("\(prefix).keyFile: \(error)")
+            }
+        }
+        guard problems.isEmpty else { throw ConfigurationProblems(problems: problems) }
+        return bindings
+    }
+
+    /// A key file path: absolute as given; relative ones are looked up in
+    /// `$CREDENTIALS_DIRECTORY` (systemd's `LoadCredential=`) first, then the working directory.
+    static func resolveCredential(_ path: String, environment: [String: String]) -> String {
+        guard !path.hasPrefix("/"), let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
+            return path
+        }
+        let candidate = directory + "/" + path
+        return FileManager.default.fileExists(atPath: candidate) ? candidate : path
+    }
+}
+
+/// Every problem found in a configuration, one line each.
+public struct ConfigurationProblems: Error, Sendable, CustomStringConvertible {
+    /// The problems, each naming the setting.
+    public var problems: [String]
+
+    /// One problem per line.
+    public var description: String { problems.joined(separator: "\n") }
+}
