@@ -147,7 +147,7 @@ package.targets += [
     .executableTarget(name: "swiftyd", dependencies: ["SwiftyDaemon"], path: "Apps/swiftyd"),
     .testTarget(
         name: "SwiftyDaemonTests",
-        dependencies: ["SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer"],
+        dependencies: ["SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning"],
         path: "Tests/SwiftyDaemonTests"
     ),
 ]

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import SwiftyDaemon
+
+struct AuthenticationTests {
+    @Test(
+        arguments: [
+            ("Bearer sandbox-alice", "sandbox-alice"),
+            ("bearer abc.DEF_123~+/=", "abc.DEF_123~+/="),
+            ("Basic abc", nil),
+            ("Bearer", nil),
+            ("Bearer two words", nil),
+            ("Bearer a\u{7}b", nil),
+        ] as [(String, String?)])
+    func bearerTokens(header: String, token: String?) {
+        #expect(Authenticator.bearerToken(header) == token)
+    }
+
+    @Test func tokenCacheExpiresAndStaysBounded() async {
+        let cache = InMemoryTokenCache(capacity: 2)
+        let now = Date()
+        await cache.store("a", entry: .init(userID: "alice", expiresAt: now + 60))
+        await cache.store("b", entry: .init(userID: "bob", expiresAt: now + 1))
+        #expect(await cache.lookup("a", now: now)?.userID == "alice")
+        #expect(await cache.lookup("b", now: now + 2) == nil)
+        await cache.store("c", entry: .init(userID: "carol", expiresAt: now + 30))
+        await cache.store("d", entry: .init(userID: nil, expiresAt: now + 90))
+        let alive = [
+            await cache.lookup("a", now: now), await cache.lookup("c", now: now), await cache.lookup("d", now: now),
+        ]
+        #expect(alive.compactMap { $0 }.count == 2)
+        #expect(await cache.lookup("d", now: now) == TokenCacheEntry(userID: nil, expiresAt: now + 90))
+    }
+}
