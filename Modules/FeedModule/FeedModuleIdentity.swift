@@ -12,8 +12,9 @@ public enum FeedModuleIdentity {
     /// (the RFC 9421 `keyid` parameter).
     public static let keyID = "feed-1"
 
-    /// The RFC 9421 `tag` parameter naming this module; a key may sign only for its own tag.
-    public static let tag = "feed"
+    /// The RFC 9421 `tag` parameter: the module's name. A key signs only for its own tag, and the
+    /// signing middleware checks it against the service's `moduleName`.
+    public static let tag = "FeedModule"
 
     /// The base URLs known without configuration, by environment name (`staging`, `production`).
     public static let defaultBaseURLs: [String: String] = Dictionary(

@@ -43,7 +43,7 @@ struct FeedDomainTests {
         #expect(FeedModuleIdentity.name == "FeedModule")
         #expect(FeedService.moduleName == FeedModuleIdentity.name)
         #expect(FeedModuleIdentity.keyID == "feed-1")
-        #expect(FeedModuleIdentity.tag == "feed")
+        #expect(FeedModuleIdentity.tag == "FeedModule")
         #expect(
             FeedModuleIdentity.defaultBaseURLs == [
                 "staging": "https://feed.staging.api.example.com", "production": "https://feed.api.example.com",

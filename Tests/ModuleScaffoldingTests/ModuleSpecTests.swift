@@ -8,7 +8,8 @@ struct ModuleSpecTests {
         let spec = try ModuleSpec(name: "Inventory", baseURL: "https://inventory.example.com")
         #expect(spec.moduleName == "InventoryModule")
         #expect(spec.testTargetName == "InventoryModuleTests")
-        #expect(spec.tag == "inventory")
+        #expect(spec.tag == "InventoryModule")
+        #expect(spec.slug == "inventory")
         #expect(spec.keyID == "inventory-1")
         #expect(spec.moduleDirectory == "Modules/InventoryModule")
         #expect(spec.testDirectory == "Tests/InventoryModuleTests")
@@ -25,8 +26,8 @@ struct ModuleSpecTests {
         ("Inventory", "inventory"), ("OrderHistory", "order-history"), ("HTTPProxy", "http-proxy"),
         ("Search2", "search2"), ("Geo2Ip", "geo2-ip"), ("X", "x"), ("ABC", "abc"),
     ])
-    func tags(_ name: String, _ tag: String) {
-        #expect(ModuleSpec.tag(for: name) == tag)
+    func slugs(_ name: String, _ slug: String) {
+        #expect(ModuleSpec.slug(for: name) == slug)
     }
 
     @Test(arguments: ["Inventory", "X", "OrderHistory", "HTTPProxy", "Search2", String(repeating: "A", count: 30)])

@@ -33,7 +33,7 @@ struct ModuleTemplateTests {
         #expect(client.contains("public func item(id: String) async throws -> InventoryItem {"))
         let identity = try #require(files["Modules/InventoryModule/InventoryModuleIdentity.swift"])
         #expect(identity.contains(#"public static let keyID = "inventory-1""#))
-        #expect(identity.contains(#"public static let tag = "inventory""#))
+        #expect(identity.contains(#"public static let tag = "InventoryModule""#))
         let domain = try #require(files["Modules/InventoryModule/InventoryDomain.swift"])
         #expect(domain.contains(#"[Environment: String] = [.production: "https://inventory.example.com"]"#))
         #expect(!domain.contains(".staging:"))

@@ -43,7 +43,7 @@ struct PaymentDomainTests {
         #expect(PaymentModuleIdentity.name == "PaymentModule")
         #expect(PaymentService.moduleName == PaymentModuleIdentity.name)
         #expect(PaymentModuleIdentity.keyID == "payment-1")
-        #expect(PaymentModuleIdentity.tag == "payment")
+        #expect(PaymentModuleIdentity.tag == "PaymentModule")
         #expect(
             PaymentModuleIdentity.defaultBaseURLs == [
                 "staging": "https://payments.staging.api.example.com", "production": "https://payments.api.example.com",

@@ -53,7 +53,7 @@ struct UserDomainTests {
         #expect(UserModuleIdentity.name == "UserModule")
         #expect(UserService.moduleName == UserModuleIdentity.name)
         #expect(UserModuleIdentity.keyID == "user-1")
-        #expect(UserModuleIdentity.tag == "user")
+        #expect(UserModuleIdentity.tag == "UserModule")
         #expect(
             UserModuleIdentity.defaultBaseURLs == [
                 "staging": "https://users.staging.api.example.com", "production": "https://users.api.example.com",

@@ -52,7 +52,8 @@ public struct CommandLineOptions: Sendable, Equatable {
           --base-url <url>          The production base URL, absolute http(s).
           --staging-base-url <url>  The staging base URL, absolute http(s) (default: none; staging then
                                     needs an override in the daemon's configuration).
-          --key-id <id>             The default signing key id (default: <tag>-1, e.g. inventory-1).
+          --key-id <id>             The default signing key id (default: the name in lowercase words
+                                    and -1, e.g. inventory-1 or order-history-1).
           --repo <dir>              The repository root (default: the current directory).
           --dry-run                 Print what would be written, write nothing.
           -h, --help                Show this help.

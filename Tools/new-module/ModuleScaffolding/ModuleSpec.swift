@@ -3,8 +3,8 @@ import Foundation
 /// A validated description of the module to create: its name, domains and signing identity.
 ///
 /// `ModuleSpec(name: "Inventory", baseURL: "https://inventory.example.com")` describes the target
-/// `InventoryModule`, the types `InventoryService`, `InventoryClient`, ..., the tag `inventory`
-/// and the key id `inventory-1`.
+/// `InventoryModule`, the types `InventoryService`, `InventoryClient`, ..., the signing tag
+/// `InventoryModule` and the key id `inventory-1`.
 public struct ModuleSpec: Sendable, Equatable {
     /// The feature's name, UpperCamelCase, without the `Module` suffix: `Inventory`.
     public let name: String
@@ -25,7 +25,7 @@ public struct ModuleSpec: Sendable, Equatable {
     ///   - baseURL: The production base URL, absolute `http(s)` with a host and no query,
     ///     fragment or credentials.
     ///   - stagingBaseURL: The staging base URL, with the same rules, or `nil`.
-    ///   - keyID: The default key id, or `nil` for `<tag>-1`.
+    ///   - keyID: The default key id, or `nil` for `<slug>-1` (`inventory-1`).
     /// - Throws: ``ScaffoldingError`` with code `invalidName`, `invalidBaseURL` or `invalidKeyID`.
     public init(name: String, baseURL: String, stagingBaseURL: String? = nil, keyID: String? = nil)
         throws(ScaffoldingError)
@@ -33,7 +33,7 @@ public struct ModuleSpec: Sendable, Equatable {
         try Self.validate(name: name)
         try Self.validate(baseURL: baseURL, option: "--base-url")
         if let stagingBaseURL { try Self.validate(baseURL: stagingBaseURL, option: "--staging-base-url") }
-        let chosenKeyID = keyID ?? "\(Self.tag(for: name))-1"
+        let chosenKeyID = keyID ?? "\(Self.slug(for: name))-1"
         try Self.validate(keyID: chosenKeyID)
         self.name = name
         self.productionBaseURL = baseURL
@@ -45,8 +45,11 @@ public struct ModuleSpec: Sendable, Equatable {
     public var moduleName: String { name + "Module" }
     /// The test target's name: `InventoryModuleTests`.
     public var testTargetName: String { moduleName + "Tests" }
-    /// The RFC 9421 tag and lowercase word for the feature: `inventory`, `order-history`.
-    public var tag: String { Self.tag(for: name) }
+    /// The RFC 9421 `tag` the module's key signs for: the module's name, which the signing
+    /// middleware compares with the service's `moduleName`.
+    public var tag: String { moduleName }
+    /// The feature's name in lowercase words: `inventory`, `order-history`.
+    public var slug: String { Self.slug(for: name) }
     /// The module's directory relative to the repository root.
     public var moduleDirectory: String { "Modules/\(moduleName)" }
     /// The test target's directory relative to the repository root.
@@ -58,7 +61,7 @@ public struct ModuleSpec: Sendable, Equatable {
     }
 
     /// The kebab-case lowercase form of an UpperCamelCase name: `HTTPProxy` is `http-proxy`.
-    public static func tag(for name: String) -> String {
+    public static func slug(for name: String) -> String {
         let characters = Array(name)
         var result = ""
         for (index, character) in characters.enumerated() {

@@ -10,7 +10,7 @@ extension ModuleTemplate {
         return #"""
             public import ServiceCore
 
-            /// Where the \#(spec.tag) upstream lives: an environment, or an explicit base URL that
+            /// Where the \#(spec.slug) upstream lives: an environment, or an explicit base URL that
             /// overrides it.
             ///
             /// ```swift
@@ -83,7 +83,7 @@ extension ModuleTemplate {
     static func identity(_ spec: ModuleSpec) -> String {
         let name = spec.name
         return #"""
-            /// The \#(spec.tag) module's name, signing identity and default domains, as data for the
+            /// The \#(spec.slug) module's name, signing identity and default domains, as data for the
             /// composition root.
             ///
             /// The daemon binds the module's signing key by ``keyID`` and ``tag``: the upstream accepts
@@ -97,7 +97,8 @@ extension ModuleTemplate {
                 /// (the RFC 9421 `keyid` parameter).
                 public static let keyID = "\#(literal(spec.keyID))"
 
-                /// The RFC 9421 `tag` parameter naming this module; a key may sign only for its own tag.
+                /// The RFC 9421 `tag` parameter: the module's name. A key signs only for its own tag, and the
+                /// signing middleware checks it against the service's `moduleName`.
                 public static let tag = "\#(spec.tag)"
 
                 /// The base URLs known without configuration, by environment name (`staging`, `production`).
@@ -118,7 +119,7 @@ extension ModuleTemplate {
     static func errorEnvelope(_ spec: ModuleSpec) -> String {
         let name = spec.name
         return #"""
-            /// The \#(spec.tag) upstream's error body: an RFC 9457 problem document
+            /// The \#(spec.slug) upstream's error body: an RFC 9457 problem document
             /// (`application/problem+json`).
             ///
             /// Read it from a failed call with `error.envelope(as:)`. Decoding is lenient so that a proxy's

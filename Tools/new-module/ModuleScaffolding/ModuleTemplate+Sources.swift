@@ -5,7 +5,7 @@ extension ModuleTemplate {
         return #"""
             public import ServiceCore
 
-            /// The \#(spec.tag) upstream's API.
+            /// The \#(spec.slug) upstream's API.
             ///
             /// Each case is data; send it with the typed client (which validates inputs first) or
             /// with a `ServiceClient` of this service. For each endpoint add a case here, then its
@@ -85,7 +85,7 @@ extension ModuleTemplate {
         return #"""
             public import ServiceCore
 
-            /// The \#(spec.tag) upstream, with types: each method validates its inputs, sends one
+            /// The \#(spec.slug) upstream, with types: each method validates its inputs, sends one
             /// ``\#(name)Service`` case and decodes the answer.
             ///
             /// ```swift

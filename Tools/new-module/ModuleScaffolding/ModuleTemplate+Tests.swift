@@ -1,7 +1,7 @@
 extension ModuleTemplate {
     /// The base URL the generated request and client tests build requests against.
     static func testBaseURL(_ spec: ModuleSpec) -> String {
-        "https://\(spec.tag).example.test"
+        "https://\(spec.slug).example.test"
     }
 
     /// The imports of a test file, sorted as swift-format wants them.

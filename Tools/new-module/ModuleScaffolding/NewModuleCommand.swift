@@ -59,7 +59,7 @@ public enum NewModuleCommand {
     }
 
     private static func report(_ plan: ScaffoldPlan, spec: ModuleSpec, verb: String, editVerb: String) -> String {
-        var lines = ["\(spec.moduleName) (tag \(spec.tag), key id \(spec.keyID)):"]
+        var lines = ["\(spec.moduleName) (signing tag \(spec.tag), default key id \(spec.keyID)):"]
         lines += plan.newFiles.map { "  \(verb) \($0.path)" }
         lines += plan.edits.map { "  \(editVerb) \($0.path)" }
         return lines.joined(separator: "\n") + "\n"
