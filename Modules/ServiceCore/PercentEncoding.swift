@@ -13,8 +13,15 @@ package enum PercentEncoding {
 
     /// Encodes a string for use as one path segment: everything but the unreserved set is
     /// encoded, so `/`, `?`, `#`, `%`, spaces and non-ASCII text can never change the path's shape.
+    ///
+    /// The dot segments `.` and `..` are encoded too (`%2E`, `%2E%2E`): left as they are, URL
+    /// normalisation would remove them and change the path.
     package static func pathSegment(_ string: String) -> String {
-        encode(string, keeping: unreserved, spaceAsPlus: false)
+        switch string {
+        case ".": "%2E"
+        case "..": "%2E%2E"
+        default: encode(string, keeping: unreserved, spaceAsPlus: false)
+        }
     }
 
     /// Encodes a query name or value: everything but the unreserved set, so `&`, `=`, `+`, `#`

@@ -57,6 +57,13 @@ public protocol Service: Sendable {
     /// The case's name for logs and metrics, without associated values (which may hold
     /// secrets); derived from the case by default.
     var operationName: String { get }
+
+    /// Checks the case's inputs before anything is built or sent; does nothing by default.
+    ///
+    /// ``ServiceClient`` calls it first, so invalid input never reaches the network. Throw a
+    /// ``ServiceError`` with code ``ServiceError/Code-swift.struct/invalidRequest`` whose message
+    /// names the field and the rule (not the value: it may be a secret).
+    func validate() throws
 }
 
 extension Service {
@@ -74,6 +81,9 @@ extension Service {
 
     /// ``RequestPolicy/default(for:)`` for the case's method.
     public var policy: RequestPolicy { .default(for: method) }
+
+    /// Accepts every input.
+    public func validate() throws {}
 
     /// The case name: `profile` for `.profile(id: "x")`.
     public var operationName: String {

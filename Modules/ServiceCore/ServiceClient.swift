@@ -94,8 +94,17 @@ public struct ServiceClient<S: Service>: Sendable {
     }
 
     /// Builds the request for a case without sending it: URL, method, headers, body and timeout.
+    ///
+    /// Calls the case's ``Service/validate()`` first.
     /// - Throws: ``ServiceError`` with code ``ServiceError/Code-swift.struct/invalidRequest``.
     public func makeRequest(_ service: S) throws -> HTTPRequest {
+        do {
+            try service.validate()
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw failure(.invalidRequest, service, "\(error)", underlying: error)
+        }
         let encoded: RequestTask.Encoded
         do {
             encoded = try service.task.encoded(

@@ -34,6 +34,9 @@ struct RequestBuildingTests {
         ("日本", "%E6%97%A5%E6%9C%AC"),
         ("a\u{0}b", "a%00b"),
         ("safe-._~", "safe-._~"),
+        (".", "%2E"),
+        ("..", "%2E%2E"),
+        ("...", "..."),
     ])
     func hostileIDsStayOneSegment(id: String, encoded: String) throws {
         let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
@@ -170,6 +173,27 @@ struct RequestBuildingTests {
         #expect(DemoService.profile(id: "secret-token").operationName == "profile")
         #expect(DemoService.custom.operationName == "custom")
         #expect(DemoService.filteredCreate(Profile(id: "a", name: "b"), dryRun: true).operationName == "filteredCreate")
+    }
+
+    @Test func validateRunsBeforeAnythingIsBuilt() throws {
+        struct Checked: Service {
+            var id: String
+            var path: RequestPath { "/v1/things/\(id)" }
+            var method: HTTPMethod { .get }
+            func validate() throws {
+                guard !id.isEmpty else {
+                    throw ServiceError(
+                        code: .invalidRequest, module: "M", operation: "thing", message: "id must not be empty")
+                }
+            }
+        }
+        let client = try ServiceClient<Checked>(baseURL: "https://h.example", transport: transport)
+        #expect(try client.makeRequest(Checked(id: "x")).url.absoluteString == "https://h.example/v1/things/x")
+        #expect {
+            try client.makeRequest(Checked(id: ""))
+        } throws: { error in
+            (error as? ServiceError)?.message == "id must not be empty"
+        }
     }
 
     @Test func invalidLiteralPathIsAnInvalidRequest() throws {
