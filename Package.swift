@@ -123,12 +123,17 @@ for name in featureModules {
 package.targets += [
     .target(
         name: "SandboxUpstreams",
-        dependencies: ["HTTPServer", "RequestSigning", "AppLogging"],
+        dependencies: [
+            "HTTPServer", "RequestSigning", "AppLogging", "ServiceCore", "UserModule", "FeedModule", "PaymentModule",
+        ],
         path: "Apps/SandboxUpstreams"
     ),
     .testTarget(
         name: "SandboxUpstreamsTests",
-        dependencies: ["SandboxUpstreams", "RequestSigning", "ServiceCore", "ServiceTesting", "URLSessionTransport"],
+        dependencies: [
+            "SandboxUpstreams", "sandbox-upstreams", "RequestSigning", "ServiceCore", "ServiceTesting",
+            "URLSessionTransport", "CurlTransport", "HTTPServer", "UserModule", "FeedModule", "PaymentModule",
+        ],
         path: "Tests/SandboxUpstreamsTests"
     ),
     .executableTarget(

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPServer
+
+/// Builds a ``HTTPServer/Router`` whose handlers may throw a ``Problem``, which becomes the
+/// answer.
+struct RouteTable {
+    /// A handler that answers or throws the problem to answer with.
+    typealias Handler = @Sendable (ServerRequest, RouteParameters) async throws(Problem) -> ServerResponse
+
+    /// The routes so far.
+    private(set) var router = Router()
+
+    /// Adds a route.
+    mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+        router.add(method, pattern) { request, parameters in
+            do throws(Problem) {
+                return try await handler(request, parameters)
+            } catch {
+                return error.response
+            }
+        }
+    }
+}
+
+extension RouteParameters {
+    /// The decoded parameter `name`, checked as an identifier (400 when it is not one).
+    /// - Parameters:
+    ///   - name: The pattern's parameter name.
+    ///   - field: How to name it in an error.
+    func identifier(_ name: String, field: String? = nil) throws(Problem) -> String {
+        let value = self[name] ?? ""
+        try InputRules.identifier(value, named: field ?? name)
+        return value
+    }
+}
+
+/// Builders for success answers.
+enum Answer {
+    /// A JSON answer; a 500 `internal_error` problem if the value cannot be encoded.
+    static func json(_ status: Int, _ value: some Encodable) -> ServerResponse {
+        guard let body = try? WireJSON.encoder.encode(value) else {
+            return Problem(.internalError, "the answer could not be encoded").response
+        }
+        return ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+    }
+
+    /// A 201 JSON answer with `Location` naming the created resource.
+    static func created(_ value: some Encodable, location: String) -> ServerResponse {
+        var response = json(201, value)
+        if response.status == 201 { response.headers.add(name: "Location", value: location) }
+        return response
+    }
+
+    /// An empty 204 answer.
+    static var noContent: ServerResponse { ServerResponse(status: 204) }
+
+    /// A path segment with every byte outside `A-Z a-z 0-9 - . _ ~` written `%XX`.
+    static func segment(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return output
+    }
+}
+
+extension String {
+    /// The text with `0`s in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,86 @@
+public import AppLogging
+
+extension SandboxUpstreams {
+    /// Where the upstreams listen and how they behave; every field has a default.
+    public struct Configuration: Sendable {
+        /// The numeric address every upstream binds: `127.0.0.1` unless given.
+        public var host: String
+        /// The user upstream's port; 0 picks a free one.
+        public var userPort: Int
+        /// The feed upstream's port; 0 picks a free one.
+        public var feedPort: Int
+        /// The payment upstream's port; 0 picks a free one.
+        public var paymentPort: Int
+        /// The faults each upstream starts with (none unless given); change them later with
+        /// ``SandboxUpstreams/setFaults(_:for:)``.
+        public var faults: [SandboxService: FaultSettings]
+        /// The seed of the fault generators (each upstream derives its own from it), so a run's
+        /// injected faults can be repeated.
+        public var faultSeed: UInt64
+        /// How long the seeded tokens (`sandbox-alice`...) stay active after start: 24 hours.
+        public var tokenLifetime: Duration
+        /// The network threads of each upstream's server.
+        public var threadCount: Int
+        /// Where the upstreams log (refused signatures at `notice`, every answer at `debug`).
+        public var logger: Logger
+
+        /// Creates a configuration.
+        public init(
+            host: String = "127.0.0.1",
+            userPort: Int = 0,
+            feedPort: Int = 0,
+            paymentPort: Int = 0,
+            faults: [SandboxService: FaultSettings] = [:],
+            faultSeed: UInt64 = 0x5EED_5EED,
+            tokenLifetime: Duration = .seconds(24 * 60 * 60),
+            threadCount: Int = 2,
+            logger: Logger = Logger(label: "swifty.sandbox-upstreams")
+        ) {
+            self.host = host
+            self.userPort = userPort
+            self.feedPort = feedPort
+            self.paymentPort = paymentPort
+            self.faults = faults
+            self.faultSeed = faultSeed
+            self.tokenLifetime = tokenLifetime
+            self.threadCount = threadCount
+            self.logger = logger
+        }
+
+        /// The configured port of one upstream.
+        public func port(for service: SandboxService) -> Int {
+            switch service {
+            case .user: userPort
+            case .feed: feedPort
+            case .payment: paymentPort
+            }
+        }
+
+        /// Sets the port of one upstream.
+        public mutating func setPort(_ port: Int, for service: SandboxService) {
+            switch service {
+            case .user: userPort = port
+            case .feed: feedPort = port
+            case .payment: paymentPort = port
+            }
+        }
+
+        /// Checks ports, thread count, token lifetime and faults (the host is checked when binding).
+        /// - Throws: ``SandboxError`` with code `invalidConfiguration`.
+        public func validate() throws(SandboxError) {
+            for service in SandboxService.allCases {
+                guard (0...65535).contains(port(for: service)) else {
+                    throw SandboxError(
+                        .invalidConfiguration, service: service, "port \(port(for: service)) is outside 0...65535")
+                }
+                try faults[service]?.validate()
+            }
+            guard (1...64).contains(threadCount) else {
+                throw SandboxError(.invalidConfiguration, "threadCount \(threadCount) is outside 1...64")
+            }
+            guard tokenLifetime > .zero else {
+                throw SandboxError(.invalidConfiguration, "tokenLifetime must be positive")
+            }
+        }
+    }
+}

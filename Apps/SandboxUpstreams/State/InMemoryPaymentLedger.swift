@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// The default ``PaymentLedger``: the books and the kept answers in memory behind one lock, so
+/// each operation and the storing of its answer are one atomic step.
+final class InMemoryPaymentLedger: PaymentLedger {
+    /// How long an answer is kept for its key: at least 24 hours, as the contract requires.
+    static let retention: TimeInterval = 24 * 60 * 60
+
+    private struct Record {
+        var fingerprint: [UInt8]
+        var answer: StoredAnswer
+        var storedAt: Date
+    }
+
+    private struct State {
+        var book: LedgerBook
+        var records: [String: Record] = [:]
+        /// Keys in the order stored, for dropping expired records oldest first.
+        var order: [(key: String, storedAt: Date)] = []
+        var head = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// Creates a ledger over `book`.
+    init(book: LedgerBook = LedgerBook()) {
+        state = Mutex(State(book: book))
+    }
+
+    func read<T: Sendable>(_ body: (LedgerBook) -> T) -> T {
+        state.withLock { body($0.book) }
+    }
+
+    func perform(
+        scope: String,
+        key: String,
+        fingerprint: [UInt8],
+        now: Date,
+        _ operation: (inout LedgerBook) -> StoredAnswer
+    ) -> IdempotentOutcome {
+        let recordKey = scope + "\u{0}" + key
+        return state.withLock { state in
+            Self.dropExpired(&state, now: now)
+            if let record = state.records[recordKey] {
+                return record.fingerprint == fingerprint ? .replayed(record.answer) : .keyReused
+            }
+            let answer = operation(&state.book)
+            if answer.status < 500 {
+                state.records[recordKey] = Record(fingerprint: fingerprint, answer: answer, storedAt: now)
+                state.order.append((recordKey, now))
+            }
+            return .performed(answer)
+        }
+    }
+
+    private static func dropExpired(_ state: inout State, now: Date) {
+        while state.head < state.order.count, now.timeIntervalSince(state.order[state.head].storedAt) > retention {
+            let entry = state.order[state.head]
+            if state.records[entry.key]?.storedAt == entry.storedAt { state.records[entry.key] = nil }
+            state.head += 1
+        }
+        if state.head > 1024 && state.head * 2 > state.order.count {
+            state.order.removeFirst(state.head)
+            state.head = 0
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HTTPServer
+
+/// An RFC 9457 problem answer of the upstream contract: a ``ProblemCode`` and a detail for a
+/// person, thrown by request handling and turned into an `application/problem+json` response.
+///
+/// Details never hold secrets: no tokens, keys or request bodies.
+struct Problem: Error, Sendable, CustomStringConvertible {
+    /// The code, with its status and title.
+    var code: ProblemCode
+    /// What happened in this case.
+    var detail: String
+    /// Extra header fields (`Allow`, `Retry-After`, `Connection`).
+    var headers: [(name: String, value: String)] = []
+
+    init(_ code: ProblemCode, _ detail: String, headers: [(name: String, value: String)] = []) {
+        self.code = code
+        self.detail = detail
+        self.headers = headers
+    }
+
+    var description: String { "\(code.status) \(code.name): \(detail)" }
+
+    /// The JSON document: `type`, `title`, `status`, `detail`, `code`.
+    private struct Document: Encodable {
+        var type: String
+        var title: String
+        var status: Int
+        var detail: String
+        var code: String
+    }
+
+    /// The answer: status, `Content-Type: application/problem+json`, the extra fields, the body.
+    var response: ServerResponse {
+        let document = Document(
+            type: code.type, title: code.title, status: code.status, detail: detail, code: code.name)
+        let body = (try? WireJSON.encoder.encode(document)) ?? Data()
+        var fields: ServerHeaders = ["Content-Type": "application/problem+json"]
+        for field in headers { fields.add(name: field.name, value: field.value) }
+        return ServerResponse(status: code.status, headers: fields, body: body)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPServer
+import RequestSigning
+import ServiceCore
+
+/// Verifies the RFC 9421 signature of every request an upstream receives, with a key ring that
+/// holds only its module's key, and turns a failure into the contract's 401 problem.
+struct SignatureGate: Sendable {
+    /// The verifier: the module's key, the default required components (`@method`,
+    /// `@authority`, `@path`, `@query`, and `content-digest` for bodies), 300 s maximum age,
+    /// 30 s skew, nonces remembered.
+    let verifier: SignatureVerifier
+
+    /// Creates a gate for one module's key.
+    init(key: SigningKey, replayGuard: any ReplayGuard = InMemoryReplayGuard(), clock: @escaping @Sendable () -> Date)
+        throws(SigningError)
+    {
+        verifier = SignatureVerifier(keyRing: try KeyRing([key]), replayGuard: replayGuard, clock: clock)
+    }
+
+    /// The message as the verifier sees it: method, scheme `http`, the raw target, the `Host`
+    /// field as authority, the header fields in order, the body.
+    static func message(for request: ServerRequest) throws(SigningError) -> SignableMessage {
+        let headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
+        return try SignableMessage(
+            method: request.method, scheme: "http", requestTarget: request.target, headers: headers,
+            body: request.body.isEmpty ? nil : request.body)
+    }
+
+    /// Verifies the request; `nil` when it is signed correctly, else the problem to answer.
+    func check(_ request: ServerRequest) async -> Problem? {
+        let message: SignableMessage
+        do {
+            message = try Self.message(for: request)
+        } catch {
+            return Problem(.signatureInvalid, "the request cannot be verified: \(error.message)")
+        }
+        do {
+            _ = try await verifier.verify(message)
+            return nil
+        } catch {
+            return Self.problem(for: error)
+        }
+    }
+
+    /// The problem for a verifier failure (`docs/upstreams.md` section 1.3); the detail is the
+    /// verifier's explanation, which names the check and never holds key material.
+    static func problem(for error: SignatureVerificationError) -> Problem {
+        let detail = "signature check failed: \(error.description)"
+        switch error.code {
+        case .missingSignature, .missingParameter, .missingComponent:
+            return Problem(.signatureMissing, detail)
+        case .createdInFuture, .tooOld, .expired:
+            return Problem(.signatureExpired, detail)
+        case .replayedNonce:
+            return Problem(.signatureReplayed, detail)
+        case .unknownKey:
+            return Problem(.keyUnknown, detail)
+        case .tagMismatch:
+            return Problem(.tagMismatch, detail)
+        case .digestMismatch:
+            return Problem(.digestMismatch, detail)
+        case .replayGuardFull:
+            return Problem(.unavailable, detail, headers: [("Retry-After", "1")])
+        case .cryptoFailure:
+            return Problem(.internalError, detail)
+        default:
+            return Problem(.signatureInvalid, detail)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import AppLogging
+import Foundation
+import HTTPServer
+
+/// Answers one upstream's requests: signature first, then injected faults, then the routes;
+/// every problem carries a contract code, and `X-Request-ID` is echoed.
+struct UpstreamHandler: Sendable {
+    let service: SandboxService
+    let gate: SignatureGate
+    let faults: FaultInjector
+    let router: Router
+    let logger: Logger
+
+    /// Answers a request.
+    func handle(_ request: ServerRequest) async -> ServerResponse {
+        var response: ServerResponse
+        if let problem = await gate.check(request) {
+            logger.notice(
+                "refused a request whose signature did not verify",
+                metadata: ["upstream": "\(service)", "code": "\(problem.code.name)", "path": "\(request.path)"])
+            response = problem.response
+        } else {
+            response = await answer(request)
+        }
+        if let requestID = request.headers["X-Request-ID"], Self.isEchoable(requestID) {
+            response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
+        }
+        logger.debug(
+            "answered",
+            metadata: [
+                "upstream": "\(service)", "method": "\(request.method)", "path": "\(request.path)",
+                "status": "\(response.status)",
+            ])
+        return response
+    }
+
+    /// The answer to a verified request, faults included.
+    private func answer(_ request: ServerRequest) async -> ServerResponse {
+        let decision = faults.decide()
+        if decision.latency > .zero {
+            try? await Task.sleep(for: decision.latency)
+        }
+        switch decision.outcome {
+        case .reset:
+            return Problem(
+                .unavailable,
+                "injected connection reset: this server cannot drop a connection without answering, so it answers "
+                    + "503 and closes the connection",
+                headers: [("Connection", "close"), ("X-Sandbox-Fault", "reset")]
+            ).response
+        case .error:
+            return Problem(.unavailable, "injected error", headers: [("Retry-After", "1"), ("X-Sandbox-Fault", "error")])
+                .response
+        case .answer:
+            return Self.withProblemCode(await router.handle(request))
+        }
+    }
+
+    /// Whether an `X-Request-ID` may be echoed: 1-64 visible ASCII characters.
+    static func isEchoable(_ value: String) -> Bool {
+        (1...64).contains(value.utf8.count) && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
+    /// Gives the router's own problems (unknown path, wrong method, malformed path) their
+    /// contract code: `not_found`, `method_not_allowed`, `invalid_request`.
+    static func withProblemCode(_ response: ServerResponse) -> ServerResponse {
+        let code: ProblemCode
+        switch response.status {
+        case 400: code = .invalidRequest
+        case 404: code = .notFound
+        case 405: code = .methodNotAllowed
+        default: return response
+        }
+        guard let value = try? JSONParser.parse(response.body), value.isObject, value[member: "code"] == nil else {
+            return response
+        }
+        var detail = "the request cannot be routed"
+        if case .string(let text)? = value[member: "detail"] { detail = text }
+        let extra = response.headers.filter { $0.name.lowercased() == "allow" }.map { (name: $0.name, value: $0.value) }
+        return Problem(code, detail, headers: extra).response
+    }
+}
