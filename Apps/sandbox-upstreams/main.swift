@@ -1,1 +1,7 @@
-print("not implemented yet")
+#if canImport(Glibc)
+import Glibc
+#endif
+import SandboxUpstreams
+
+// Everything is in SandboxCommand, a tested library type; this only passes the arguments and exits.
+exit(await SandboxCommand.run(Array(CommandLine.arguments.dropFirst())))

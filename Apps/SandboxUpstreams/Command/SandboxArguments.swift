@@ -1,0 +1,121 @@
+/// The command line of `sandbox-upstreams`, parsed.
+struct SandboxArguments: Equatable {
+    /// The key directory (`--keys`).
+    var keysDirectory = ""
+    /// The address to bind (`--host`).
+    var host = "127.0.0.1"
+    /// The ports (`--user-port`, `--feed-port`, `--payment-port`); 0 picks free ones.
+    var userPort = 0
+    var feedPort = 0
+    var paymentPort = 0
+    /// Whether to generate fresh keys into the directory (`--generate-keys`).
+    var generateKeys = false
+    /// Faults for all three upstreams (`--latency-ms`, `--error-rate`, `--reset-rate`).
+    var faults = FaultSettings.none
+    /// The fault generators' seed (`--fault-seed`).
+    var faultSeed: UInt64?
+    /// Whether `--help` was given.
+    var showsHelp = false
+
+    /// The help text.
+    static let helpText = """
+        USAGE: sandbox-upstreams --keys DIR [options]
+
+        Runs the sandbox user, feed and payment upstreams on loopback and prints their base URLs,
+        one line each: "user http://127.0.0.1:PORT", then feed, then payment. Every request must be
+        signed (RFC 9421) with the module's key from DIR. SIGTERM or SIGINT drains and exits 0.
+
+        OPTIONS:
+          --keys DIR            Directory of the keys: user-1.key, feed-1.key, payment-1.key
+                                (one line of base64 each, at least 32 bytes). Required.
+          --generate-keys       Generate fresh random keys and write them to DIR first
+                                (mode 0600, replacing existing files).
+          --host ADDRESS        Numeric address to listen on (default 127.0.0.1).
+          --user-port N         Port of the user upstream (default 0: a free port).
+          --feed-port N         Port of the feed upstream (default 0: a free port).
+          --payment-port N      Port of the payment upstream (default 0: a free port).
+          --latency-ms N        Add N ms before every answer of all three upstreams (0-30000).
+          --error-rate R        Answer this fraction of requests with 503 (0-1).
+          --reset-rate R        Drop this fraction of connections (0-1; answered as 503 with
+                                Connection: close, as the HTTP server cannot drop silently).
+          --fault-seed N        Seed of the fault generators, to repeat a run's faults.
+          -h, --help            Show this help.
+
+        EXIT STATUS: 0 after a drain, 64 for a usage error, 1 when keys or ports fail.
+        """
+
+    /// Parses the arguments after the program name; `--name value` and `--name=value` both work.
+    /// - Throws: ``SandboxUsageError`` naming the bad or missing argument.
+    static func parse(_ arguments: [String]) throws(SandboxUsageError) -> SandboxArguments {
+        var result = SandboxArguments()
+        var keys: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(SandboxUsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard index < arguments.count else { throw SandboxUsageError("\(name) needs a value") }
+                index += 1
+                return arguments[index - 1]
+            }
+            func flagWithoutValue() throws(SandboxUsageError) {
+                guard inlineValue == nil else { throw SandboxUsageError("\(name) takes no value") }
+            }
+            switch name {
+            case "-h", "--help":
+                try flagWithoutValue()
+                result.showsHelp = true
+            case "--keys": keys = try value()
+            case "--generate-keys":
+                try flagWithoutValue()
+                result.generateKeys = true
+            case "--host": result.host = try value()
+            case "--user-port": result.userPort = try port(name, value())
+            case "--feed-port": result.feedPort = try port(name, value())
+            case "--payment-port": result.paymentPort = try port(name, value())
+            case "--latency-ms":
+                let text = try value()
+                guard let milliseconds = Int(text), (0...30_000).contains(milliseconds) else {
+                    throw SandboxUsageError("--latency-ms must be an integer from 0 to 30000, got \"\(text)\"")
+                }
+                result.faults.latency = .milliseconds(milliseconds)
+            case "--error-rate": result.faults.errorRate = try rate(name, value())
+            case "--reset-rate": result.faults.resetRate = try rate(name, value())
+            case "--fault-seed":
+                let text = try value()
+                guard let seed = UInt64(text) else {
+                    throw SandboxUsageError("--fault-seed must be a non-negative integer, got \"\(text)\"")
+                }
+                result.faultSeed = seed
+            default:
+                throw SandboxUsageError(
+                    argument.hasPrefix("-") ? "unknown option \(name)" : "unexpected argument \"\(argument)\"")
+            }
+        }
+        if result.showsHelp { return result }
+        guard let keys, !keys.isEmpty else { throw SandboxUsageError("--keys DIR is required") }
+        result.keysDirectory = keys
+        return result
+    }
+
+    private static func port(_ name: String, _ text: String) throws(SandboxUsageError) -> Int {
+        guard let port = Int(text), (0...65535).contains(port) else {
+            throw SandboxUsageError("\(name) must be a port from 0 to 65535, got \"\(text)\"")
+        }
+        return port
+    }
+
+    private static func rate(_ name: String, _ text: String) throws(SandboxUsageError) -> Double {
+        guard let rate = Double(text), rate.isFinite, (0...1).contains(rate) else {
+            throw SandboxUsageError("\(name) must be a number from 0 to 1, got \"\(text)\"")
+        }
+        return rate
+    }
+}

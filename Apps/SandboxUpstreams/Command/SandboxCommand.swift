@@ -1,0 +1,66 @@
+import Foundation
+
+/// `sandbox-upstreams`: runs the three upstreams alone until SIGTERM or SIGINT.
+///
+/// The executable is `exit(await SandboxCommand.run(Array(CommandLine.arguments.dropFirst())))`;
+/// `--help` lists the options.
+public enum SandboxCommand {
+    /// Runs the command.
+    /// - Parameter arguments: The arguments after the program name.
+    /// - Returns: The exit status: 0 after a drain or `--help`, 64 for a usage error, 1 when the
+    ///   keys cannot be read or written or an upstream cannot listen.
+    public static func run(_ arguments: [String]) async -> Int32 {
+        let parsed: SandboxArguments
+        do {
+            parsed = try SandboxArguments.parse(arguments)
+        } catch {
+            writeError(
+                "error: \(error.message)\nUSAGE: sandbox-upstreams --keys DIR [options]\n"
+                    + "See 'sandbox-upstreams --help' for the options.\n")
+            return 64
+        }
+        if parsed.showsHelp {
+            writeOutput(SandboxArguments.helpText + "\n")
+            return 0
+        }
+        let keys: SandboxKeys
+        do {
+            if parsed.generateKeys {
+                keys = try SandboxKeys.generate()
+                try keys.write(toDirectory: parsed.keysDirectory)
+            } else {
+                keys = try SandboxKeys.load(fromDirectory: parsed.keysDirectory)
+            }
+        } catch {
+            writeError("error: \(error)\n")
+            return 1
+        }
+        var configuration = SandboxUpstreams.Configuration(
+            host: parsed.host, userPort: parsed.userPort, feedPort: parsed.feedPort, paymentPort: parsed.paymentPort)
+        for service in SandboxService.allCases { configuration.faults[service] = parsed.faults }
+        if let seed = parsed.faultSeed { configuration.faultSeed = seed }
+
+        let signals = TerminationSignals()
+        let sandbox: SandboxUpstreams
+        do {
+            sandbox = try await SandboxUpstreams.start(keys: keys, configuration: configuration)
+        } catch {
+            writeError("error: \(error)\n")
+            return 1
+        }
+        let lines = SandboxService.allCases.map { "\($0) \(sandbox.baseURLString(for: $0))\n" }.joined()
+        writeOutput(lines)
+        let signal = await signals.next()
+        writeError("sandbox-upstreams: signal \(signal ?? 0) received, draining\n")
+        await sandbox.shutdown(gracePeriod: .seconds(5))
+        return 0
+    }
+
+    private static func writeOutput(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    private static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
