@@ -131,7 +131,7 @@ package.targets += [
     .testTarget(
         name: "SandboxUpstreamsTests",
         dependencies: [
-            "SandboxUpstreams", "sandbox-upstreams", "RequestSigning", "ServiceCore", "ServiceTesting",
+            "SandboxUpstreams", "sandbox-upstreams", "AppLogging", "RequestSigning", "ServiceCore", "ServiceTesting",
             "URLSessionTransport", "CurlTransport", "HTTPServer", "UserModule", "FeedModule", "PaymentModule",
         ],
         path: "Tests/SandboxUpstreamsTests"

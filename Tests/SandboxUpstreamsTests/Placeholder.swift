@@ -1,1 +1,0 @@
-// Placeholder: replaced when this target is implemented.

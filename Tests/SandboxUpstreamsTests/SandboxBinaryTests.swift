@@ -1,0 +1,124 @@
+import Foundation
+import SandboxUpstreams
+import Testing
+import UserModule
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `sandbox-upstreams` executable, which sits beside the test bundle.
+@Suite(.timeLimit(.minutes(1)))
+struct SandboxBinaryTests {
+    private static var binary: URL? {
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return nil
+        }
+        let candidate = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            .appendingPathComponent("sandbox-upstreams")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }
+
+    /// A started process whose standard output and error go to files.
+    private struct Running {
+        let process: Process
+        let output: URL
+        let error: URL
+
+        var outputText: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+        var errorText: String { (try? String(contentsOf: error, encoding: .utf8)) ?? "" }
+
+        /// Waits for the process to end, at most `limit`; kills it after that.
+        func waitForExit(limit: Duration) async -> Int32? {
+            let deadline = ContinuousClock.now + limit
+            while process.isRunning && ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            guard !process.isRunning else {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return nil
+            }
+            return process.terminationStatus
+        }
+    }
+
+    private func launch(_ arguments: [String], in directory: URL) throws -> Running {
+        let binary = try #require(Self.binary, "sandbox-upstreams was not built beside the tests")
+        let output = directory.appendingPathComponent("stdout")
+        let error = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: error.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: error)
+        try process.run()
+        return Running(process: process, output: output, error: error)
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sandbox-binary-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func servesSignedCallsAndDrainsOnSIGTERM() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keys = directory.appendingPathComponent("keys").path
+        let running = try launch(
+            ["--keys", keys, "--generate-keys", "--user-port", "0", "--feed-port", "0", "--payment-port", "0"],
+            in: directory)
+        // The three base URLs, one line each, within ten seconds.
+        var urls: [String: String] = [:]
+        let deadline = ContinuousClock.now + .seconds(10)
+        while urls.count < 3 && running.process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            for line in running.outputText.split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                if parts.count == 2 { urls[String(parts[0])] = String(parts[1]) }
+            }
+        }
+        guard urls.count == 3, let userURL = urls["user"] else {
+            _ = await running.waitForExit(limit: .zero)
+            Issue.record("no URLs printed: \(running.outputText) \(running.errorText)")
+            return
+        }
+        #expect(Set(urls.keys) == ["user", "feed", "payment"])
+        #expect(urls.values.allSatisfy { $0.hasPrefix("http://127.0.0.1:") })
+
+        // One call signed with the key the binary wrote.
+        let loaded = try SandboxKeys.load(fromDirectory: keys)
+        let fixture = try await SandboxFixture.start(.curl)
+        do {
+            let users = try UserClient(
+                domain: .sandbox(baseURL: userURL), transport: fixture.transport,
+                middlewares: fixture.middlewares(for: .user, key: loaded.user.signingKey))
+            #expect(try await users.profile(id: "alice").displayName == "Alice Liddell")
+        } catch {
+            Issue.record(error)
+        }
+        await fixture.shutdown()
+
+        kill(running.process.processIdentifier, SIGTERM)
+        let status = await running.waitForExit(limit: .seconds(15))
+        #expect(status == 0, "\(running.errorText)")
+    }
+
+    @Test func usageErrorsExit64AndHelpExits0() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let usage = try launch(["--user-port", "x"], in: directory)
+        #expect(await usage.waitForExit(limit: .seconds(10)) == 64)
+        #expect(usage.errorText.contains("error:"))
+        let help = try launch(["--help"], in: directory)
+        #expect(await help.waitForExit(limit: .seconds(10)) == 0)
+        #expect(help.outputText.contains("--keys DIR"))
+        let missingKeys = try launch(["--keys", directory.appendingPathComponent("none").path], in: directory)
+        #expect(await missingKeys.waitForExit(limit: .seconds(10)) == 1)
+        #expect(missingKeys.errorText.contains("user-1.key"))
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import SandboxUpstreams
+
+/// The sandbox's own readers: JSON, multipart, queries, media types, cursors.
+struct WireFormatTests {
+    @Test(arguments: [
+        (#"{"a":1,"b":[true,false,null],"c":"x\u00e9\ud83d\ude00\n"}"#, true),
+        (#"  [ 1 , -0.5e3 , 0 ]  "#, true),
+        (#"{"a":1,}"#, false),
+        (#"{"a":1,"a":2}"#, false),
+        (#"[01]"#, false),
+        (#"[1.]"#, false),
+        (#""\ud800""#, false),
+        ("\"tab\tinside\"", false),
+        (#"{"a":1} x"#, false),
+        (#"nul"#, false),
+        (#""#, false),
+    ])
+    func jsonParserAcceptsOnlyValidJSON(_ text: String, _ valid: Bool) {
+        let result = Result { try JSONParser.parse(Data(text.utf8)) }
+        #expect(((try? result.get()) != nil) == valid, "\(text)")
+    }
+
+    @Test func jsonParserKeepsNumbersAndLimitsDepth() throws {
+        let value = try JSONParser.parse(Data(#"{"n":1250,"f":1.5e2,"s":"\"q\""}"#.utf8))
+        #expect(value[member: "n"] == .number("1250"))
+        #expect(value[member: "f"] == .number("1.5e2"))
+        #expect(value[member: "s"] == .string("\"q\""))
+        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Data(deep.utf8)) }
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Data([0x22, 0xFF, 0x22])) }
+    }
+
+    @Test func canonicalBytesIgnoreOrderAndSpace() throws {
+        let first = try JSONParser.parse(Data(#"{"b":{"y":2,"x":1},"a":"\u0041"}"#.utf8))
+        let second = try JSONParser.parse(Data(#" { "a" : "A" , "b" : { "x" : 1 , "y" : 2 } } "#.utf8))
+        #expect(first.canonicalBytes == second.canonicalBytes)
+        #expect(String(decoding: first.canonicalBytes, as: UTF8.self) == #"{"a":"A","b":{"x":1,"y":2}}"#)
+        let third = try JSONParser.parse(Data(#"{"a":"A","b":{"x":1,"y":3}}"#.utf8))
+        #expect(third.canonicalBytes != first.canonicalBytes)
+    }
+
+    @Test func jsonFieldsCheckIntegers() throws {
+        let fields = try JSONFields(JSONParser.parse(Data(#"{"a":5,"b":5.0,"c":"5","d":-1}"#.utf8)))
+        #expect(try fields.integer("a", in: 1...10) == 5)
+        #expect(throws: Problem.self) { try fields.integer("b", in: 1...10) }
+        #expect(throws: Problem.self) { try fields.integer("c", in: 1...10) }
+        #expect(throws: Problem.self) { try fields.integer("d", in: 1...10) }
+        #expect(throws: Problem.self) { try fields.integer("missing", in: 1...10) }
+        #expect(throws: Problem.self) { try JSONFields(.array([])) }
+    }
+
+    @Test func multipartSplitsParts() throws {
+        let body = Data(
+            ("ignored preamble\r\n--xyz\r\nContent-Disposition: form-data; name=\"a%22b\"\r\n\r\none\r\n"
+                + "--xyz  \r\ncontent-disposition: form-data; name=\"f\"; filename=\"x %22y%22.txt\"\r\n"
+                + "Content-Type: text/plain\r\n\r\nline\r\n--xy not a boundary\r\n--xyz--\r\nepilogue").utf8)
+        let form = try MultipartFormData(body: body, boundary: "xyz")
+        #expect(form.parts.count == 2)
+        #expect(form.parts[0] == .init(name: "a\"b", fileName: nil, contentType: nil, data: Data("one".utf8)))
+        #expect(form.parts[1].fileName == "x \"y\".txt")
+        #expect(form.parts[1].contentType == "text/plain")
+        #expect(form.parts[1].data == Data("line\r\n--xy not a boundary".utf8))
+    }
+
+    @Test(arguments: [
+        "--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nunterminated",
+        "--xyz\r\nContent-Type: text/plain\r\n\r\nno disposition\r\n--xyz--",
+        "--xyz\r\nContent-Disposition: attachment; name=\"a\"\r\n\r\nx\r\n--xyz--",
+        "--xyz\r\nContent-Disposition: form-data\r\n\r\nno name\r\n--xyz--",
+        "--xyz\r\n Content-Disposition: form-data; name=\"a\"\r\n\r\nfolded\r\n--xyz--",
+        "--xyzjunk\r\n",
+        "no boundary at all",
+        "--xyz--",
+    ])
+    func multipartRefusesMalformedBodies(_ text: String) {
+        #expect(throws: Problem.self) { try MultipartFormData(body: Data(text.utf8), boundary: "xyz") }
+    }
+
+    @Test func multipartLimits() {
+        let many = String(repeating: "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n", count: 17) + "--b--"
+        #expect(throws: Problem.self) { try MultipartFormData(body: Data(many.utf8), boundary: "b") }
+        let longHead = "--b\r\nX-Pad: " + String(repeating: "p", count: 9000) + "\r\n\r\n1\r\n--b--"
+        #expect(throws: Problem.self) { try MultipartFormData(body: Data(longHead.utf8), boundary: "b") }
+        #expect(throws: Problem.self) { try MultipartFormData(body: Data(), boundary: String(repeating: "b", count: 71)) }
+    }
+
+    @Test func queryStringDecodesPercentOnly() throws {
+        let query = try QueryString("cursor=a%2Bb+c&limit=5&empty&x=%C3%A9")
+        #expect(try query.single("cursor") == "a+b+c")
+        #expect(try query.single("limit") == "5")
+        #expect(try query.single("empty") == "")
+        #expect(try query.single("x") == "é")
+        #expect(try query.single("absent") == nil)
+        #expect(throws: Problem.self) { try QueryString("a=%zz") }
+        #expect(throws: Problem.self) { try QueryString("a=%FF") }
+        #expect(throws: Problem.self) { try QueryString("a=1&a=2").single("a") }
+    }
+
+    @Test func mediaTypes() throws {
+        let type = try #require(MediaType(#"Multipart/Form-Data; charset=utf-8; boundary="a \"b\"""#))
+        #expect(type.essence == "multipart/form-data")
+        #expect(type.parameter("boundary") == "a \"b\"")
+        #expect(type.parameter("charset") == "utf-8")
+        #expect(MediaType("application/json")?.essence == "application/json")
+        #expect(MediaType("json") == nil)
+        #expect(MediaType("text/plain; x") == nil)
+        #expect(MediaType.isBareMediaType("image/png"))
+        #expect(!MediaType.isBareMediaType("image/png; q=1"))
+        #expect(!MediaType.isBareMediaType("image"))
+    }
+
+    @Test func cursorsAreBoundToTheirList() throws {
+        let followers = PageCursor.followers(user: "a.b/c", sequence: 7).encoded
+        #expect(try PageCursor.decodeFollowers(followers, user: "a.b/c") == 7)
+        #expect(throws: Problem.self) { try PageCursor.decodeFollowers(followers, user: "other") }
+        #expect(throws: Problem.self) { try PageCursor.decodeTimeline(followers, user: "a.b/c") }
+        let timeline = PageCursor.timeline(user: "bob", createdAt: 1_700_000_000, postID: "p.1").encoded
+        let position = try PageCursor.decodeTimeline(timeline, user: "bob")
+        #expect(position.createdAt == 1_700_000_000 && position.postID == "p.1")
+        #expect(throws: Problem.self) { try PageCursor.decodeTimeline("t1.!!.1.x", user: "bob") }
+    }
+
+    @Test func routerProblemsGetContractCodes() throws {
+        var response = ServerResponse.problem(405, detail: "no")
+        response.headers.add(name: "Allow", value: "GET, HEAD")
+        let coded = UpstreamHandler.withProblemCode(response)
+        let body = try JSONParser.parse(coded.body)
+        #expect(body[member: "code"] == .string("method_not_allowed"))
+        #expect(coded.headers["Allow"] == "GET, HEAD")
+        let mine = Problem(.userNotFound, "x").response
+        #expect(UpstreamHandler.withProblemCode(mine).body == mine.body)
+    }
+
+    @Test func seededGeneratorRepeats() {
+        var first = SeededGenerator(seed: 9)
+        var second = SeededGenerator(seed: 9)
+        let a = (0..<8).map { _ in first.next() }
+        #expect(a == (0..<8).map { _ in second.next() })
+        var third = SeededGenerator(seed: 10)
+        #expect(a != (0..<8).map { _ in third.next() })
+        #expect((0..<1000).allSatisfy { _ in (0..<1).contains(first.nextUnitInterval()) })
+    }
+}
