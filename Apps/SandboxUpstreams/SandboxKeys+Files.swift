@@ -2,7 +2,7 @@ import Foundation
 import RequestSigning
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension SandboxKeys {
@@ -53,10 +53,12 @@ extension SandboxKeys {
         for key in all {
             guard let secret = key.secret else {
                 throw SandboxError(
-                    .keyFile, service: key.service, "the key \"\(key.keyID)\" was loaded from a file; its bytes are not kept")
+                    .keyFile, service: key.service,
+                    "the key \"\(key.keyID)\" was loaded from a file; its bytes are not kept")
             }
             guard Self.isSafeFileName(key.keyID) else {
-                throw SandboxError(.invalidKey, service: key.service, "the key id \"\(key.keyID)\" cannot name a key file")
+                throw SandboxError(
+                    .invalidKey, service: key.service, "the key id \"\(key.keyID)\" cannot name a key file")
             }
             let path = (directory as NSString).appendingPathComponent(Self.fileName(forKeyID: key.keyID))
             try Self.writeSecretFile(Array((Data(secret).base64EncodedString() + "\n").utf8), to: path)
@@ -80,7 +82,9 @@ extension SandboxKeys {
         var offset = 0
         var failure: Int32 = 0
         while offset < content.count {
-            let written = content.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = content.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 failure = errno

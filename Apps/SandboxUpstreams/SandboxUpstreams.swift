@@ -52,7 +52,8 @@ public final class SandboxUpstreams: Sendable {
     /// - Returns: The running upstreams; call ``shutdown(gracePeriod:)`` when done.
     /// - Throws: ``SandboxError``: `invalidConfiguration`, `invalidKey`, or `startFailed` when a
     ///   port cannot be bound (the upstreams already started are stopped again).
-    public static func start(keys: SandboxKeys, configuration: Configuration = Configuration()) async
+    public static func start(keys: SandboxKeys, configuration: Configuration = Configuration())
+        async
         throws(SandboxError) -> SandboxUpstreams
     {
         try configuration.validate()

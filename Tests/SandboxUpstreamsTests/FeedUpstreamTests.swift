@@ -116,7 +116,8 @@ struct FeedUpstreamTests {
             #expect(unknownAuthor?.problem.code == "user_not_found")
             let json: HTTPHeaders = ["Content-Type": "application/json"]
             for body in [#"{"authorId":"bob","text":"   "}"#, #"{"authorId":"bob"}"#, #"{"authorId":"bob","text":7}"#] {
-                let response = try await fixture.sendSigned(.post, "/v1/posts", to: .feed, headers: json, body: Data(body.utf8))
+                let response = try await fixture.sendSigned(
+                    .post, "/v1/posts", to: .feed, headers: json, body: Data(body.utf8))
                 #expect(response.status == 400, "\(body)")
                 #expect(problem(of: response)?.code == "invalid_request", "\(body)")
             }
@@ -147,18 +148,31 @@ struct FeedUpstreamTests {
             let close = "--\(boundary)--\r\n"
             let cases: [(body: String, status: Int, code: String)] = [
                 (part("authorId", "bob") + part("text", "hi") + part("extra", "x") + close, 400, "invalid_request"),
-                (part("authorId", "bob") + part("authorId", "bob") + part("text", "hi") + close, 400, "invalid_request"),
+                (
+                    part("authorId", "bob") + part("authorId", "bob") + part("text", "hi") + close, 400,
+                    "invalid_request"
+                ),
                 (part("text", "hi") + close, 400, "invalid_request"),
                 (part("authorId", "bob") + part("text", "hi"), 400, "invalid_request"),  // never closed
-                (part("authorId", "bob") + part("text", "hi") + part("attachment", "no file name") + close, 400,
-                    "invalid_request"),
-                (part("authorId", "bob") + part("text", "hi") + part("attachment", fileName: "a/b", type: "text/plain", "x")
-                    + close, 400, "invalid_request"),
-                (part("authorId", "bob") + part("text", "hi")
-                    + part("attachment", fileName: "a", type: "text/plain; charset=utf-8", "x") + close, 400,
-                    "invalid_request"),
-                (part("authorId", "bob") + part("text", "hi") + part("attachment", fileName: "a", type: "text/plain", "")
-                    + close, 400, "invalid_request"),
+                (
+                    part("authorId", "bob") + part("text", "hi") + part("attachment", "no file name") + close, 400,
+                    "invalid_request"
+                ),
+                (
+                    part("authorId", "bob") + part("text", "hi")
+                        + part("attachment", fileName: "a/b", type: "text/plain", "x")
+                        + close, 400, "invalid_request"
+                ),
+                (
+                    part("authorId", "bob") + part("text", "hi")
+                        + part("attachment", fileName: "a", type: "text/plain; charset=utf-8", "x") + close, 400,
+                    "invalid_request"
+                ),
+                (
+                    part("authorId", "bob") + part("text", "hi")
+                        + part("attachment", fileName: "a", type: "text/plain", "")
+                        + close, 400, "invalid_request"
+                ),
                 (part("authorId", "zed") + part("text", "hi") + close, 404, "user_not_found"),
                 (part("text", "hi") + part("authorId", "bob") + close, 201, ""),  // any order
                 ("preamble\r\n" + part("authorId", "bob") + part("text", "hi") + close + "epilogue", 201, ""),
@@ -187,7 +201,8 @@ struct FeedUpstreamTests {
             // The module refuses more than 5 MiB before sending, so send it raw.
             let boundary = "big-boundary"
             var body = Data(
-                "--\(boundary)\r\nContent-Disposition: form-data; name=\"authorId\"\r\n\r\nbob\r\n--\(boundary)\r\n" .utf8)
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"authorId\"\r\n\r\nbob\r\n--\(boundary)\r\n"
+                    .utf8)
             body += Data("Content-Disposition: form-data; name=\"text\"\r\n\r\nbig\r\n--\(boundary)\r\n".utf8)
             body += Data(
                 "Content-Disposition: form-data; name=\"attachment\"; filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"

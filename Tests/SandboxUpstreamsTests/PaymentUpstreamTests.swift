@@ -87,7 +87,8 @@ struct PaymentUpstreamTests {
             #expect(first.status == 201)
             let second = try await fixture.sendSigned(
                 .post, "/v1/charges", to: .payment, headers: json,
-                body: Data(#" { "payerId" : "carol", "payeeId":"bob", "amount":{"currency":"EUR","amountMinor":700}} "#.utf8))
+                body: Data(
+                    #" { "payerId" : "carol", "payeeId":"bob", "amount":{"currency":"EUR","amountMinor":700}} "#.utf8))
             #expect(second.status == 201)
             #expect(second.body == first.body)
             #expect(second.headers["Idempotent-Replayed"] == "true")
@@ -100,7 +101,8 @@ struct PaymentUpstreamTests {
             for key in [nil, "", "has space", String(repeating: "k", count: 256)] {
                 var headers: HTTPHeaders = ["Content-Type": "application/json"]
                 if let key { headers.add(name: "Idempotency-Key", value: key) }
-                let response = try await fixture.sendSigned(.post, "/v1/charges", to: .payment, headers: headers, body: body)
+                let response = try await fixture.sendSigned(
+                    .post, "/v1/charges", to: .payment, headers: headers, body: body)
                 #expect(response.status == 400, "\(key ?? "nil")")
                 #expect(problem(of: response)?.code == "idempotency_key_missing")
             }
@@ -155,7 +157,8 @@ struct PaymentUpstreamTests {
             for (index, body) in rawCases.enumerated() {
                 let response = try await fixture.sendSigned(
                     .post, "/v1/charges", to: .payment,
-                    headers: ["Content-Type": "application/json", "Idempotency-Key": "raw-\(index)"], body: Data(body.utf8))
+                    headers: ["Content-Type": "application/json", "Idempotency-Key": "raw-\(index)"],
+                    body: Data(body.utf8))
                 #expect(response.status == 400, "\(body)")
                 #expect(problem(of: response)?.code == "invalid_request", "\(body)")
             }
@@ -219,7 +222,8 @@ struct PaymentUpstreamTests {
                 for _ in 0..<8 {
                     group.addTask {
                         try await payments.createCharge(
-                            payer: "bob", payee: "alice", amount: eur(100), idempotencyKey: "race").id
+                            payer: "bob", payee: "alice", amount: eur(100), idempotencyKey: "race"
+                        ).id
                     }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }

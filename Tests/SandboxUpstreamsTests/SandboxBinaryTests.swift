@@ -4,7 +4,7 @@ import Testing
 import UserModule
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the built `sandbox-upstreams` executable, which sits beside the test bundle.

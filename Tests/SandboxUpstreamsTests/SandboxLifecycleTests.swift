@@ -38,7 +38,9 @@ struct SandboxLifecycleTests {
         let custom = try SandboxKeys.generate(keyIDs: [.feed: "feed-2026"])
         #expect(custom.feed.keyID == "feed-2026")
         #expect(throws: SandboxError.self) { try SandboxKey(service: .user, secret: [UInt8](repeating: 1, count: 16)) }
-        #expect(throws: SandboxError.self) { try SandboxKeys(user: first.feed, feed: first.feed, payment: first.payment) }
+        #expect(throws: SandboxError.self) {
+            try SandboxKeys(user: first.feed, feed: first.feed, payment: first.payment)
+        }
     }
 
     @Test func keysWrittenToADirectoryLoadAndVerify() async throws {
@@ -94,7 +96,8 @@ struct SandboxLifecycleTests {
         #expect(Set(ports).count == 3)
         #expect(ports.allSatisfy { $0 > 0 })
         for service in SandboxService.allCases {
-            #expect(fixture.sandbox.baseURLString(for: service) == "http://127.0.0.1:\(fixture.sandbox.port(for: service))")
+            #expect(
+                fixture.sandbox.baseURLString(for: service) == "http://127.0.0.1:\(fixture.sandbox.port(for: service))")
             #expect(fixture.sandbox.baseURL(for: service).port == fixture.sandbox.port(for: service))
         }
         let users = try fixture.users()

@@ -22,7 +22,8 @@ struct SignatureRejectionTests {
             for service in SandboxService.allCases {
                 let response = try await fixture.transport.send(
                     HTTPRequest(
-                        method: .get, url: fixture.sandbox.baseURL(for: service).appendingPathComponent("v1/users/alice"),
+                        method: .get,
+                        url: fixture.sandbox.baseURL(for: service).appendingPathComponent("v1/users/alice"),
                         timeout: .seconds(10)))
                 #expect(response.status == 401)
                 #expect(response.headers["Content-Type"] == "application/problem+json")

@@ -81,11 +81,14 @@ struct WireFormatTests {
     }
 
     @Test func multipartLimits() {
-        let many = String(repeating: "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n", count: 17) + "--b--"
+        let many =
+            String(repeating: "--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1\r\n", count: 17) + "--b--"
         #expect(throws: Problem.self) { try MultipartFormData(body: Data(many.utf8), boundary: "b") }
         let longHead = "--b\r\nX-Pad: " + String(repeating: "p", count: 9000) + "\r\n\r\n1\r\n--b--"
         #expect(throws: Problem.self) { try MultipartFormData(body: Data(longHead.utf8), boundary: "b") }
-        #expect(throws: Problem.self) { try MultipartFormData(body: Data(), boundary: String(repeating: "b", count: 71)) }
+        #expect(throws: Problem.self) {
+            try MultipartFormData(body: Data(), boundary: String(repeating: "b", count: 71))
+        }
     }
 
     @Test func queryStringDecodesPercentOnly() throws {

@@ -33,10 +33,11 @@ enum FeedRoutes {
                 throw Problem(.userNotFound, "no user has the id \"\(user)\"")
             }
             let page = posts.timeline(authors: followed.union([user]), olderThan: position, limit: limit)
-            let next = page.hasMore ? page.posts.last.map {
-                PageCursor.timeline(user: user, createdAt: $0.createdAtSeconds, postID: $0.id)
-            } : nil
-            return Answer.json(200, PageWire(items: page.posts.map(FeedWire.Post.init), nextCursor: next?.encoded))
+            var next: String?
+            if page.hasMore, let last = page.posts.last {
+                next = PageCursor.timeline(user: user, createdAt: last.createdAtSeconds, postID: last.id).encoded
+            }
+            return Answer.json(200, PageWire(items: page.posts.map(FeedWire.Post.init), nextCursor: next))
         }
         table.add("GET", "/v1/posts/:id") { _, parameters throws(Problem) in
             let id = try parameters.identifier("id")
@@ -108,7 +109,8 @@ enum FeedRoutes {
                 guard part.data.count <= maximumFieldBytes, let value = String(validating: part.data, as: UTF8.self)
                 else {
                     throw Problem(
-                        .invalidRequest, "the field \"\(part.name)\" must be UTF-8 text of at most \(maximumFieldBytes) bytes")
+                        .invalidRequest,
+                        "the field \"\(part.name)\" must be UTF-8 text of at most \(maximumFieldBytes) bytes")
                 }
                 if part.name == "authorId" {
                     guard authorID == nil else { throw Problem(.invalidRequest, "the field \"authorId\" is repeated") }

@@ -123,7 +123,8 @@ enum PaymentRoutes {
                 "this Idempotency-Key was used for another request; use a new key for a new operation")
         case .keyInUse:
             throw Problem(
-                .idempotencyKeyInUse, "the first request with this Idempotency-Key is still being processed; retry later")
+                .idempotencyKeyInUse,
+                "the first request with this Idempotency-Key is still being processed; retry later")
         }
     }
 }

@@ -34,9 +34,12 @@ enum UserRoutes {
             guard let page = users.followers(of: id, before: before, limit: limit) else {
                 throw Problem(.userNotFound, "no user has the id \"\(id)\"")
             }
-            let next = page.hasMore ? page.entries.last.map { PageCursor.followers(user: id, sequence: $0.sequence) } : nil
+            var next: String?
+            if page.hasMore, let last = page.entries.last {
+                next = PageCursor.followers(user: id, sequence: last.sequence).encoded
+            }
             let items = page.entries.map { UserWire.UserSummary(id: $0.id, displayName: $0.displayName) }
-            return Answer.json(200, PageWire(items: items, nextCursor: next?.encoded))
+            return Answer.json(200, PageWire(items: items, nextCursor: next))
         }
         table.add("POST", "/v1/sessions/introspect") { request, _ throws(Problem) in
             let body = try JSONFields(RequestBody.json(request))

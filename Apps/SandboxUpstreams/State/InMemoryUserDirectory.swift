@@ -63,7 +63,8 @@ final class InMemoryUserDirectory: UserDirectory {
             var entries: [FollowerEntry] = []
             for (actor, targets) in state.following {
                 guard let sequence = targets[id], before.map({ sequence < $0 }) ?? true else { continue }
-                entries.append(FollowerEntry(id: actor, displayName: state.displayNames[actor] ?? actor, sequence: sequence))
+                entries.append(
+                    FollowerEntry(id: actor, displayName: state.displayNames[actor] ?? actor, sequence: sequence))
             }
             entries.sort { $0.sequence > $1.sequence }
             return (Array(entries.prefix(limit)), entries.count > limit)

@@ -15,7 +15,8 @@ struct SandboxState: Sendable {
     static func seeded(now: Date, tokenLifetime: Duration) -> SandboxState {
         let users = InMemoryUserDirectory()
         let expiresAt = Date(
-            timeIntervalSince1970: (now.timeIntervalSince1970 + Double(tokenLifetime.components.seconds)).rounded(.down))
+            timeIntervalSince1970: (now.timeIntervalSince1970 + Double(tokenLifetime.components.seconds)).rounded(.down)
+        )
         for user in SandboxSeed.users {
             users.addUser(id: user.id, displayName: user.displayName)
             users.addSession(token: "sandbox-\(user.id)", userID: user.id, expiresAt: expiresAt)

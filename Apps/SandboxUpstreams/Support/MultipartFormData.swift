@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `multipart/form-data` body (RFC 7578, RFC 2046 section 5.1) split into its parts, with

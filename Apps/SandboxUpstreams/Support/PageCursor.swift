@@ -52,9 +52,11 @@ enum PageCursor: Equatable {
     }
 
     private static func decodeText(_ part: Substring) -> String? {
-        guard part.utf8.allSatisfy({ byte in
-            MediaType.isTokenByte(byte) && byte != UInt8(ascii: "+") && byte != UInt8(ascii: "/")
-        }) else { return nil }
+        guard
+            part.utf8.allSatisfy({ byte in
+                MediaType.isTokenByte(byte) && byte != UInt8(ascii: "+") && byte != UInt8(ascii: "/")
+            })
+        else { return nil }
         var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while text.utf8.count % 4 != 0 { text += "=" }
         guard let data = Data(base64Encoded: text) else { return nil }

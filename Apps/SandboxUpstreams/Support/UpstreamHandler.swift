@@ -13,23 +13,25 @@ struct UpstreamHandler: Sendable {
 
     /// Answers a request.
     func handle(_ request: ServerRequest) async -> ServerResponse {
+        let requestID = request.headers["X-Request-ID"].flatMap { Self.isEchoable($0) ? $0 : nil }
         var response: ServerResponse
         if let problem = await gate.check(request) {
             logger.notice(
                 "refused a request whose signature did not verify",
-                metadata: ["upstream": "\(service)", "code": "\(problem.code.name)", "path": "\(request.path)"])
+                metadata: [
+                    "upstream": "\(service)", "code": "\(problem.code.name)", "path": "\(request.path)",
+                    "request_id": "\(requestID ?? "-")",
+                ])
             response = problem.response
         } else {
             response = await answer(request)
         }
-        if let requestID = request.headers["X-Request-ID"], Self.isEchoable(requestID) {
-            response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
-        }
+        if let requestID { response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID) }
         logger.debug(
             "answered",
             metadata: [
                 "upstream": "\(service)", "method": "\(request.method)", "path": "\(request.path)",
-                "status": "\(response.status)",
+                "status": "\(response.status)", "request_id": "\(requestID ?? "-")",
             ])
         return response
     }
@@ -49,8 +51,10 @@ struct UpstreamHandler: Sendable {
                 headers: [("Connection", "close"), ("X-Sandbox-Fault", "reset")]
             ).response
         case .error:
-            return Problem(.unavailable, "injected error", headers: [("Retry-After", "1"), ("X-Sandbox-Fault", "error")])
-                .response
+            return Problem(
+                .unavailable, "injected error", headers: [("Retry-After", "1"), ("X-Sandbox-Fault", "error")]
+            )
+            .response
         case .answer:
             return Self.withProblemCode(await router.handle(request))
         }

@@ -26,7 +26,8 @@ func expectProblem(
 ) async -> ObservedProblem? {
     do {
         _ = try await operation()
-        Issue.record("expected the call to fail with a problem answer, but it succeeded", sourceLocation: sourceLocation)
+        Issue.record(
+            "expected the call to fail with a problem answer, but it succeeded", sourceLocation: sourceLocation)
         return nil
     } catch let error as ServiceError {
         guard error.code == .unacceptableStatus, let response = error.response else {

@@ -33,7 +33,8 @@ struct SandboxFixture: Sendable {
         keys: SandboxKeys? = nil,
         configuration: SandboxUpstreams.Configuration = quietConfiguration()
     ) async throws -> SandboxFixture {
-        let sandbox = try await SandboxUpstreams.start(keys: keys ?? SandboxKeys.generate(), configuration: configuration)
+        let sandbox = try await SandboxUpstreams.start(
+            keys: keys ?? SandboxKeys.generate(), configuration: configuration)
         let transport: any Transport =
             switch kind {
             case .urlSession: URLSessionTransport()
