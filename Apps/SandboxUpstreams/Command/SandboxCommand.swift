@@ -1,10 +1,26 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `sandbox-upstreams`: runs the three upstreams alone until SIGTERM or SIGINT.
 ///
-/// The executable is `exit(await SandboxCommand.run(Array(CommandLine.arguments.dropFirst())))`;
-/// `--help` lists the options.
+/// The executable calls ``blockTerminationSignals()``, then
+/// `exit(await SandboxCommand.run(Array(CommandLine.arguments.dropFirst())))`; `--help` lists
+/// the options.
 public enum SandboxCommand {
+    /// Blocks SIGTERM and SIGINT in the calling thread, so that every thread started after it
+    /// inherits the block and the signals reach only the command's signal watcher (a Dispatch
+    /// signal source). Call it first thing in `main`, before any other thread exists.
+    public static func blockTerminationSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
     /// Runs the command.
     /// - Parameter arguments: The arguments after the program name.
     /// - Returns: The exit status: 0 after a drain or `--help`, 64 for a usage error, 1 when the
