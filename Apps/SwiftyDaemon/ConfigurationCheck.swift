@@ -37,6 +37,13 @@ enum ConfigurationCheck {
         if !["json", "text"].contains(configuration.logging.format) {
             problems.append("logging.format \"\(configuration.logging.format)\" is not json or text")
         }
+        if !(0...60_000).contains(configuration.sandbox.latencyMilliseconds) {
+            problems.append("sandbox.latencyMilliseconds \(configuration.sandbox.latencyMilliseconds) is not 0-60000")
+        }
+        for (name, rate) in [("errorRate", configuration.sandbox.errorRate), ("resetRate", configuration.sandbox.resetRate)]
+        where !(rate >= 0 && rate <= 1) {
+            problems.append("sandbox.\(name) \(rate) is not 0-1")
+        }
         let known = Set(FeatureModuleRegistry.modules.map(\.name))
         for name in configuration.modules.keys.sorted() where !known.contains(name) {
             problems.append(

@@ -66,7 +66,8 @@ public final class Daemon: Sendable {
     public static func start(
         configuration: DaemonConfiguration,
         environment: [String: String],
-        logger: Logger
+        logger: Logger,
+        overrides: DaemonOverrides = DaemonOverrides()
     ) async throws -> Daemon {
         let readiness = Readiness()
         let metrics = Metrics()
@@ -82,7 +83,7 @@ public final class Daemon: Sendable {
         case .live:
             bindings = try UpstreamBinding.live(configuration, environment: environment)
         case .sandbox:
-            let runtime = try await SandboxRuntime.start(logger: logger)
+            let runtime = try await SandboxRuntime.start(configuration: configuration, logger: logger)
             sandbox = runtime
             bindings = runtime.bindings(configuration)
         }
@@ -96,7 +97,8 @@ public final class Daemon: Sendable {
             guard let binding = bindings[module] else {
                 throw ConfigurationProblems(problems: ["modules.\(module) has no binding"])
             }
-            let transport: any Transport = binding.transport == .curl ? curl! : urlSession!
+            let transport: any Transport =
+                overrides.transports[module] ?? (binding.transport == .curl ? curl! : urlSession!)
             let signer = try RequestSigner(key: binding.key)
             return try ServiceClient<S>(
                 baseURL: binding.baseURL,
@@ -106,7 +108,7 @@ public final class Daemon: Sendable {
                     RequestIDMiddleware(),
                     UpstreamTimeoutMiddleware(timeout: binding.timeout),
                     SigningMiddleware(signer: signer),
-                ],
+                ] + (overrides.afterSigning[module] ?? []),
                 configuration: ServiceClientConfiguration(
                     logger: logger,
                     requestIDGenerator: { RequestTrace.current?.requestID ?? RequestID.random() }

@@ -76,6 +76,13 @@ extension DaemonConfiguration {
         if let value = try integer("SWIFTY_THREADS") { threads = value }
         if let value = environment["SWIFTY_LOG_LEVEL"] { logging.level = value }
         if let value = environment["SWIFTY_LOG_FORMAT"] { logging.format = value }
+        if let value = try integer("SWIFTY_SANDBOX_LATENCY_MS") { sandbox.latencyMilliseconds = value }
+        if let text = environment["SWIFTY_SANDBOX_ERROR_RATE"] {
+            guard let value = Double(text) else {
+                throw LoadError(message: "SWIFTY_SANDBOX_ERROR_RATE=\"\(text)\" is not a number")
+            }
+            sandbox.errorRate = value
+        }
         if let text = environment["SWIFTY_DRAIN_SECONDS"] {
             guard let value = Double(text) else {
                 throw LoadError(message: "SWIFTY_DRAIN_SECONDS=\"\(text)\" is not a number")

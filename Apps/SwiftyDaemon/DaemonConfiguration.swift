@@ -44,6 +44,31 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         }
     }
 
+    /// Fault injection for the sandbox upstreams (sandbox mode only): for resilience tests and
+    /// benchmarks.
+    public struct Sandbox: Sendable, Equatable, Codable {
+        /// Added to every upstream answer, in milliseconds.
+        public var latencyMilliseconds: Int = 0
+        /// The fraction of upstream requests answered 503.
+        public var errorRate: Double = 0
+        /// The fraction of upstream requests whose connection is closed.
+        public var resetRate: Double = 0
+
+        /// Creates the defaults: no faults.
+        public init() {}
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case latencyMilliseconds, errorRate, resetRate }
+
+        /// Decodes the settings, rejecting unknown fields.
+        public init(from decoder: any Decoder) throws {
+            try StrictKeys.check(decoder, allowed: CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            latencyMilliseconds = try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? 0
+            errorRate = try container.decodeIfPresent(Double.self, forKey: .errorRate) ?? 0
+            resetRate = try container.decodeIfPresent(Double.self, forKey: .resetRate) ?? 0
+        }
+    }
+
     /// One feature module's binding.
     public struct ModuleSettings: Sendable, Equatable, Codable {
         /// The module's upstream base URL; required in live mode.
@@ -109,6 +134,8 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
     public var tokenCacheSeconds: Double = 30
     /// Log settings.
     public var logging = Logging()
+    /// Sandbox fault injection.
+    public var sandbox = Sandbox()
     /// Per-module bindings, by module name (`UserModule`, ...).
     public var modules: [String: ModuleSettings] = [:]
 
@@ -117,7 +144,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case mode, host, port, adminHost, adminPort, threads, maxBodyBytes, drainSeconds, tokenCacheSeconds
-        case logging, modules
+        case logging, sandbox, modules
     }
 
     /// Decodes a configuration file: absent fields keep their defaults; unknown fields are
@@ -137,6 +164,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         tokenCacheSeconds =
             try container.decodeIfPresent(Double.self, forKey: .tokenCacheSeconds) ?? defaults.tokenCacheSeconds
         logging = try container.decodeIfPresent(Logging.self, forKey: .logging) ?? defaults.logging
+        sandbox = try container.decodeIfPresent(Sandbox.self, forKey: .sandbox) ?? defaults.sandbox
         modules = try container.decodeIfPresent([String: ModuleSettings].self, forKey: .modules) ?? [:]
     }
 }

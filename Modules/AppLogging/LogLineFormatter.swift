@@ -54,6 +54,6 @@ package enum LogLineFormatter {
     }
 
     private static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }
