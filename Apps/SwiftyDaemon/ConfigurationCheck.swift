@@ -40,7 +40,9 @@ enum ConfigurationCheck {
         if !(0...60_000).contains(configuration.sandbox.latencyMilliseconds) {
             problems.append("sandbox.latencyMilliseconds \(configuration.sandbox.latencyMilliseconds) is not 0-60000")
         }
-        for (name, rate) in [("errorRate", configuration.sandbox.errorRate), ("resetRate", configuration.sandbox.resetRate)]
+        for (name, rate) in [
+            ("errorRate", configuration.sandbox.errorRate), ("resetRate", configuration.sandbox.resetRate),
+        ]
         where !(rate >= 0 && rate <= 1) {
             problems.append("sandbox.\(name) \(rate) is not 0-1")
         }
