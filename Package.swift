@@ -152,7 +152,10 @@ package.targets += [
     .executableTarget(name: "swiftyd", dependencies: ["SwiftyDaemon"], path: "Apps/swiftyd"),
     .testTarget(
         name: "SwiftyDaemonTests",
-        dependencies: ["SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning"],
+        dependencies: [
+            "SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning",
+            "URLSessionTransport", "ServiceCore", "CurlTransport", "AppLogging",
+        ],
         path: "Tests/SwiftyDaemonTests"
     ),
 ]

@@ -60,12 +60,12 @@ struct CreatePaymentBody: Decodable, Sendable {
 /// Decodes app request bodies into a value or a 4xx problem.
 enum AppBody {
     static func decode<T: Decodable>(_ type: T.Type, from request: ServerRequest) -> Result<T, AppProblemResponse> {
+        guard !request.body.isEmpty else {
+            return .failure(AppProblemResponse(problem: AppProblem(400, "The request needs a JSON body.")))
+        }
         let contentType = request.headers["content-type"]?.lowercased() ?? ""
         guard contentType.hasPrefix("application/json") else {
             return .failure(AppProblemResponse(problem: AppProblem(415, "The body must be application/json.")))
-        }
-        guard !request.body.isEmpty else {
-            return .failure(AppProblemResponse(problem: AppProblem(400, "The request needs a JSON body.")))
         }
         do {
             return .success(try JSONDecoder().decode(type, from: request.body))

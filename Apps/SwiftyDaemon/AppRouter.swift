@@ -2,6 +2,7 @@ import AppLogging
 import Foundation
 import HTTPServer
 import ServiceCore
+import Synchronization
 
 /// Builds the app API's router: every route is wrapped so that it gets a request id, a trace
 /// of its upstream calls, metrics and one JSON access-log line.
@@ -58,7 +59,9 @@ struct AppRouter {
             let trace = RequestTrace.current ?? RequestTrace(requestID: Self.requestID(for: request))
             return await RequestTrace.$current.withValue(trace) {
                 let start = ContinuousClock.now
+                metrics.inFlight.add(1, ordering: .relaxed)
                 var response = await handler(request, parameters)
+                metrics.inFlight.subtract(1, ordering: .relaxed)
                 response.headers.add(name: "X-Request-ID", value: trace.requestID)
                 Self.finish(
                     request, response, route: pattern, trace: trace, start: start, metrics: metrics,

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The daemon's metrics, rendered in the Prometheus text format 0.0.4 at `/metrics`.
 ///
@@ -43,12 +43,17 @@ public final class Metrics: Sendable {
         labels: ["module", "kind"]
     )
 
+    /// App API requests being handled now.
+    public let inFlight = Atomic<Int>(0)
+
     /// Creates empty metrics.
     public init() {}
 
     /// Every family in the text format 0.0.4.
     public func render() -> String {
-        var text = ""
+        var text = "# HELP swiftyd_http_requests_in_flight App API requests being handled now.\n"
+        text += "# TYPE swiftyd_http_requests_in_flight gauge\n"
+        text += "swiftyd_http_requests_in_flight \(inFlight.load(ordering: .relaxed))\n"
         requests.render(into: &text)
         requestDuration.render(into: &text)
         upstreamCalls.render(into: &text)

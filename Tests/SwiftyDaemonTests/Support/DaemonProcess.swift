@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The built `swiftyd` binary run as a child process on loopback ports chosen by the kernel.
+///
+/// Starting waits (at most 60 s) for the banner and reads the bound ports from it. The process
+/// is killed when the value is released, so a failing test never leaves one behind.
+final class DaemonProcess: Sendable {
+    let port: Int
+    let adminPort: Int
+    private let process: Process
+    private let output: OutputCollector
+
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var adminURL: String { "http://127.0.0.1:\(adminPort)" }
+    var pid: Int32 { process.processIdentifier }
+
+    /// Everything the process wrote to standard output and error so far.
+    var log: String { output.text }
+
+    /// The built executable beside the test bundle.
+    static var executable: URL {
+        let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        return bundle.appendingPathComponent("swiftyd")
+    }
+
+    static func start(arguments: [String] = [], environment: [String: String] = [:]) async throws -> DaemonProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--port", "0", "--admin-port", "0"] + arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged["NOTIFY_SOCKET"] = nil
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        let output = OutputCollector()
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+            } else {
+                output.append(data)
+            }
+        }
+        try process.run()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        while clock.now < deadline {
+            if let ports = Self.ports(in: output.text) {
+                return DaemonProcess(process: process, output: output, port: ports.app, adminPort: ports.admin)
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        throw DaemonProcessError(message: "swiftyd did not print its banner; output:\n\(output.text)")
+    }
+
+    private init(process: Process, output: OutputCollector, port: Int, adminPort: Int) {
+        self.process = process
+        self.output = output
+        self.port = port
+        self.adminPort = adminPort
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Sends a signal to the daemon.
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the process to exit (at most `limit`) and returns its status, or `nil` if it
+    /// is still running (it is then killed).
+    func waitForExit(limit: Duration) async -> Int32? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while process.isRunning && clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    private static func ports(in text: String) -> (app: Int, admin: Int)? {
+        func port(after marker: String) -> Int? {
+            guard let range = text.range(of: marker) else { return nil }
+            let digits = text[range.upperBound...].prefix { $0.isNumber }
+            return Int(digits)
+        }
+        guard let app = port(after: "app API:   http://127.0.0.1:"),
+            let admin = port(after: "admin:     http://127.0.0.1:")
+        else { return nil }
+        return (app, admin)
+    }
+}
+
+struct DaemonProcessError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Collects a child's output from the pipe's reader thread.
+final class OutputCollector: Sendable {
+    private let buffer = Mutex(Data())
+
+    func append(_ data: Data) {
+        buffer.withLock { $0.append(data) }
+    }
+
+    var text: String { buffer.withLock { String(decoding: $0, as: UTF8.self) } }
+}
