@@ -243,12 +243,14 @@ extension TransportConformance {
             let error = try await expectFailure(.timedOut, .timeout, "a request with a short timeout to a slow server")
             {
                 try await transport.send(
-                    HTTPRequest(method: .get, url: server.url("/delay/3000"), timeout: options.shortTimeout)
+                    HTTPRequest(
+                        method: .get, url: server.url("/delay/\(slowAnswerMilliseconds)"), timeout: options.shortTimeout
+                    )
                 )
             }
             let elapsed = clock.now - start
             try expect(
-                elapsed < .milliseconds(2500),
+                elapsed < options.slowAnswer * 0.75,
                 .timeout,
                 "the timeout of \(options.shortTimeout) fired only after \(elapsed) (\(error.message))"
             )
@@ -261,7 +263,7 @@ extension TransportConformance {
         try await withServer { server in
             let transport = self.transport
             let timeout = options.requestTimeout
-            let url = server.url("/delay/5000")
+            let url = server.url("/delay/\(slowAnswerMilliseconds)")
             let clock = ContinuousClock()
             let start = clock.now
             let task = Task { try await transport.send(HTTPRequest(method: .get, url: url, timeout: timeout)) }
@@ -271,7 +273,8 @@ extension TransportConformance {
                 try await task.value
             }
             let elapsed = clock.now - start
-            try expect(elapsed < .seconds(4), .cancellation, "cancellation took effect only after \(elapsed)")
+            try expect(
+                elapsed < options.slowAnswer * 0.75, .cancellation, "cancellation took effect only after \(elapsed)")
 
             let cancelledFirst = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
@@ -351,6 +354,9 @@ extension TransportConformance {
 // MARK: - Helpers
 
 extension TransportConformance {
+    /// ``Options/slowAnswer`` in whole milliseconds, at most the server's 10 s.
+    private var slowAnswerMilliseconds: Int { min(10_000, options.slowAnswer.wholeMilliseconds) }
+
     private func withServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
         try await withLoopbackServer(handler: TransportConformance.handle, body)
     }
@@ -420,20 +426,34 @@ extension TransportConformance {
         values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// `count` unpredictable bytes: SplitMix64 seeded from the system's generator (one system call,
+    /// not one per eight bytes, so 8 MiB stay cheap in debug builds).
     private func randomBytes(_ count: Int) -> Data {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: count)
-        bytes.withUnsafeMutableBytes { raw in
+        var state = UInt64.random(in: .min ... .max)
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { raw in
             var offset = 0
-            while offset + 8 <= count {
-                raw.storeBytes(of: generator.next() as UInt64, toByteOffset: offset, as: UInt64.self)
+            while offset < count {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var mixed = state
+                mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+                mixed ^= mixed >> 31
+                withUnsafeBytes(of: mixed.littleEndian) { word in
+                    let length = min(8, count - offset)
+                    raw.baseAddress!.advanced(by: offset).copyMemory(from: word.baseAddress!, byteCount: length)
+                }
                 offset += 8
             }
-            while offset < count {
-                raw[offset] = UInt8.random(in: 0...255, using: &generator)
-                offset += 1
-            }
         }
-        return Data(bytes)
+        return data
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    fileprivate var wholeMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }

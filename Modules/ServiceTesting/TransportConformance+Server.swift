@@ -120,12 +120,18 @@ extension TransportConformance {
         }
     }
 
-    /// `count` bytes cycling through every byte value, offset by position so runs differ.
+    /// `count` bytes cycling through every byte value, offset by position so runs differ
+    /// (byte `i` is `i + i / 251`, modulo 256; the sequence repeats every 251 × 256 bytes).
     static func pattern(_ count: Int) -> Data {
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in 0..<count { bytes[index] = UInt8(truncatingIfNeeded: index &+ index / 251) }
-        return Data(bytes)
+        var data = Data(capacity: count)
+        data.append(contentsOf: period.prefix(count))
+        while data.count < count {
+            data.append(contentsOf: period.prefix(count - data.count))
+        }
+        return data
     }
+
+    private static let period: [UInt8] = (0..<(251 * 256)).map { UInt8(truncatingIfNeeded: $0 &+ $0 / 251) }
 
     private static func notFound(_ path: String) -> Answer {
         Answer(status: 404, headers: [], body: Data("no conformance endpoint \(path)".utf8))

@@ -29,20 +29,26 @@ public struct TransportConformance: Sendable {
         public var largeBodySize: Int
         /// The number of tasks in ``Check/concurrentRequests``. Default 200.
         public var concurrency: Int
-        /// The timeout given in ``Check/timeout`` (the server answers after 3 s). Default 300 ms.
+        /// The timeout given in ``Check/timeout``. Default 300 ms.
         public var shortTimeout: Duration
+        /// How long the server takes to answer in ``Check/timeout`` and ``Check/cancellation`` (at
+        /// most 10 s); the transport must give up before three quarters of it. Default 8 s, which
+        /// leaves room for a busy machine.
+        public var slowAnswer: Duration
 
         /// Creates options; every parameter has the default documented on its property.
         public init(
             requestTimeout: Duration = .seconds(30),
             largeBodySize: Int = 8 << 20,
             concurrency: Int = 200,
-            shortTimeout: Duration = .milliseconds(300)
+            shortTimeout: Duration = .milliseconds(300),
+            slowAnswer: Duration = .seconds(8)
         ) {
             self.requestTimeout = requestTimeout
             self.largeBodySize = largeBodySize
             self.concurrency = concurrency
             self.shortTimeout = shortTimeout
+            self.slowAnswer = slowAnswer
         }
     }
 

@@ -16,7 +16,8 @@ struct TransportConformanceTests {
 
     @Test func aTransportThatIgnoresTheTimeoutFailsTheTimeoutCheck() async throws {
         let failure = await #expect(throws: ConformanceFailure.self) {
-            try await TransportConformance(transport: IgnoringTimeout()).run(.timeout)
+            let options = TransportConformance.Options(slowAnswer: .seconds(2))
+            try await TransportConformance(transport: IgnoringTimeout(), options: options).run(.timeout)
         }
         #expect(failure?.message.contains("timed out") == true)
     }
