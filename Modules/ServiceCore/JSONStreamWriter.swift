@@ -188,9 +188,9 @@ final class JSONStreamWriter {
 
     private func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
         var start = 0
-        for index in 0..<buffer.count {
+        var index = Self.firstEscape(in: buffer, from: 0)
+        while index < buffer.count {
             let byte = buffer[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
             start = index + 1
             bytes.append(UInt8(ascii: "\\"))
@@ -207,7 +207,36 @@ final class JSONStreamWriter {
                 bytes.append(Self.hex[Int(byte >> 4)])
                 bytes.append(Self.hex[Int(byte & 0x0F)])
             }
+            index = Self.firstEscape(in: buffer, from: start)
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<buffer.count]))
+    }
+
+    /// The index of the first byte at or after `start` that JSON requires escaped (a control
+    /// character, `"` or `\\`), or `buffer.count`. Scans eight bytes at a time.
+    private static func firstEscape(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        if let base = buffer.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= buffer.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let slash = word ^ (ones &* 0x5C)
+                // A byte below 0x20, or equal to `"` or `\\`, sets its high bit in `found`.
+                let below = (word &- ones &* 0x20) & ~word
+                let isQuote = (quote &- ones) & ~quote
+                let isSlash = (slash &- ones) & ~slash
+                if (below | isQuote | isSlash) & highs != 0 { break }
+                index += 8
+            }
+        }
+        while index < buffer.count {
+            let byte = buffer[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
     }
 }

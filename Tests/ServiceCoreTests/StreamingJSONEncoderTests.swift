@@ -66,6 +66,23 @@ struct StreamingJSONEncoderTests {
         #expect(String(decoding: data, as: UTF8.self) == #"{"k":"a\u0000b\u001fc\\d"}"#)
     }
 
+    /// The scan checks eight bytes at a time: an escapable byte at every offset of a word, and
+    /// at the tail, must be found.
+    @Test(arguments: ["\"", "\\", "\n", "\u{1}", "\u{1F}"])
+    func escapesAreFoundAtEveryOffset(special: String) throws {
+        for length in [1, 7, 8, 9, 16, 23] {
+            for position in 0..<length {
+                var characters = Array(repeating: "a", count: length)
+                characters[position] = special
+                let text = characters.joined()
+                let data = try StreamingJSONEncoder().encode([text])
+                #expect(try JSONDecoder().decode([String].self, from: data) == [text], "\(length) \(position)")
+            }
+        }
+        let multibyte = "é😀\u{7F}ü"
+        #expect(String(decoding: try StreamingJSONEncoder().encode([multibyte]), as: UTF8.self) == "[\"\(multibyte)\"]")
+    }
+
     @Test func topLevelScalarsAndEmptyValues() throws {
         struct Empty: Encodable {}
         #expect(String(decoding: try StreamingJSONEncoder().encode(5), as: UTF8.self) == "5")

@@ -50,8 +50,13 @@ enum CoreBenchmark {
             transport: NoTransport()
         )
         let key = "9f1c2b7e-2f1d-4c55-9a7e-0b6f3f1e2d4c"
-        measure(client, .charge(user: "alice", Charge(), key: key), iterations: iterations)
-        measure(client, .chargeWithQuery(user: "alice smith", Charge(), key: key), iterations: iterations)
+        let only = arguments.dropFirst().first
+        if only == nil || only == "charge" {
+            measure(client, .charge(user: "alice", Charge(), key: key), iterations: iterations)
+        }
+        if only == nil || only == "chargeWithQuery" {
+            measure(client, .chargeWithQuery(user: "alice smith", Charge(), key: key), iterations: iterations)
+        }
     }
 
     static func measure(_ client: ServiceClient<PaymentsLike>, _ service: PaymentsLike, iterations: Int) {
