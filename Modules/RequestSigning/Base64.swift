@@ -1,17 +1,20 @@
 /// Base64 (RFC 4648) over bytes, without going through Foundation strings.
 package enum Base64 {
-    private static let standard: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-    private static let urlSafe: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let standard: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    private static let urlSafe: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
-    /// Maps an ASCII byte to its 6-bit value in either alphabet (`0xFF` for none; `+`/`-` and
-    /// `/`/`_` are told apart by the caller).
-    private static let decoding: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, byte) in standard.enumerated() { table[Int(byte)] = UInt8(index) }
-        table[Int(UInt8(ascii: "-"))] = 62
-        table[Int(UInt8(ascii: "_"))] = 63
-        return table
-    }()
+    /// The 6-bit value of an ASCII byte in either alphabet, or 0xFF.
+    @inline(__always)
+    private static func value(of byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte &- UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte &- UInt8(ascii: "a") &+ 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0") &+ 52
+        case UInt8(ascii: "+"), UInt8(ascii: "-"): 62
+        case UInt8(ascii: "/"), UInt8(ascii: "_"): 63
+        default: 0xFF
+        }
+    }
 
     /// Appends the encoding of `bytes` to `output`.
     package static func encode(
@@ -20,32 +23,98 @@ package enum Base64 {
         urlSafe useURLAlphabet: Bool = false,
         padding: Bool = true
     ) {
-        let alphabet = useURLAlphabet ? urlSafe : standard
-        output.reserveCapacity(output.count + (bytes.count + 2) / 3 * 4)
-        alphabet.withUnsafeBufferPointer { table in
-            var index = 0
-            let count = bytes.count
-            while index + 3 <= count {
-                let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                output.append(table[Int(value >> 18 & 63)])
-                output.append(table[Int(value >> 12 & 63)])
-                output.append(table[Int(value >> 6 & 63)])
-                output.append(table[Int(value & 63)])
-                index += 3
+        let full = bytes.count / 3
+        let remaining = bytes.count - full * 3
+        let length = full * 4 + (remaining == 0 ? 0 : (padding ? 4 : remaining + 1))
+        guard length > 0 else { return }
+        let table = (useURLAlphabet ? urlSafe : standard).utf8Start
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { encoded in
+            var input = 0
+            var position = 0
+            for _ in 0..<full {
+                let value = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8 | UInt32(bytes[input + 2])
+                encoded[position] = table[Int(value >> 18 & 63)]
+                encoded[position + 1] = table[Int(value >> 12 & 63)]
+                encoded[position + 2] = table[Int(value >> 6 & 63)]
+                encoded[position + 3] = table[Int(value & 63)]
+                input += 3
+                position += 4
             }
-            let remaining = count - index
-            if remaining == 1 {
-                let value = UInt32(bytes[index]) << 16
-                output.append(table[Int(value >> 18 & 63)])
-                output.append(table[Int(value >> 12 & 63)])
-                if padding { output.append(UInt8(ascii: "=")); output.append(UInt8(ascii: "=")) }
-            } else if remaining == 2 {
-                let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-                output.append(table[Int(value >> 18 & 63)])
-                output.append(table[Int(value >> 12 & 63)])
-                output.append(table[Int(value >> 6 & 63)])
-                if padding { output.append(UInt8(ascii: "=")) }
+            if remaining > 0 {
+                var value = UInt32(bytes[input]) << 16
+                if remaining == 2 { value |= UInt32(bytes[input + 1]) << 8 }
+                encoded[position] = table[Int(value >> 18 & 63)]
+                encoded[position + 1] = table[Int(value >> 12 & 63)]
+                position += 2
+                if remaining == 2 {
+                    encoded[position] = table[Int(value >> 6 & 63)]
+                    position += 1
+                }
+                while padding && position < length {
+                    encoded[position] = UInt8(ascii: "=")
+                    position += 1
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(encoded))
+        }
+    }
+
+    /// The length of the encoding of `count` bytes.
+    static func encodedLength(_ count: Int, padding: Bool = true) -> Int {
+        let remaining = count % 3
+        return count / 3 * 4 + (remaining == 0 ? 0 : (padding ? 4 : remaining + 1))
+    }
+
+    /// Encodes `bytes` into `output` (at least ``encodedLength(_:padding:)`` bytes); returns the
+    /// length written.
+    static func encode(
+        _ bytes: UnsafeRawBufferPointer,
+        writingTo output: UnsafeMutablePointer<UInt8>,
+        urlSafe useURLAlphabet: Bool = false,
+        padding: Bool = true
+    ) -> Int {
+        let full = bytes.count / 3
+        let remaining = bytes.count - full * 3
+        let length = encodedLength(bytes.count, padding: padding)
+        let table = (useURLAlphabet ? urlSafe : standard).utf8Start
+        var input = 0
+        var position = 0
+        for _ in 0..<full {
+            let value = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8 | UInt32(bytes[input + 2])
+            output[position] = table[Int(value >> 18 & 63)]
+            output[position + 1] = table[Int(value >> 12 & 63)]
+            output[position + 2] = table[Int(value >> 6 & 63)]
+            output[position + 3] = table[Int(value & 63)]
+            input += 3
+            position += 4
+        }
+        if remaining > 0 {
+            var value = UInt32(bytes[input]) << 16
+            if remaining == 2 { value |= UInt32(bytes[input + 1]) << 8 }
+            output[position] = table[Int(value >> 18 & 63)]
+            output[position + 1] = table[Int(value >> 12 & 63)]
+            position += 2
+            if remaining == 2 {
+                output[position] = table[Int(value >> 6 & 63)]
+                position += 1
+            }
+            while padding && position < length {
+                output[position] = UInt8(ascii: "=")
+                position += 1
+            }
+        }
+        return length
+    }
+
+    /// A string of `prefix`, the encoding of `bytes`, and `suffix`, built in place.
+    static func string(prefix: [UInt8], encoding bytes: UnsafeRawBufferPointer, suffix: UInt8) -> String {
+        let length = prefix.count + encodedLength(bytes.count) + 1
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            let base = buffer.baseAddress!
+            prefix.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+            let written = encode(bytes, writingTo: base + prefix.count)
+            base[prefix.count + written] = suffix
+            return prefix.count + written + 1
         }
     }
 
@@ -65,6 +134,15 @@ package enum Base64 {
     ///   - text: The encoded bytes.
     ///   - urlSafe: Whether to read the URL-safe alphabet (`-`, `_`) instead of `+`, `/`.
     package static func decode(_ text: UnsafeBufferPointer<UInt8>, urlSafe useURLAlphabet: Bool = false) -> [UInt8]? {
+        guard let length = decodedLength(text, urlSafe: useURLAlphabet) else { return nil }
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            count = decode(text, into: UnsafeMutableRawBufferPointer(buffer), urlSafe: useURLAlphabet) ?? 0
+        }
+    }
+
+    /// The number of bytes `text` decodes to, or `nil` when it is not base64 (the same rules as
+    /// ``decode(_:urlSafe:)``).
+    package static func decodedLength(_ text: UnsafeBufferPointer<UInt8>, urlSafe useURLAlphabet: Bool = false) -> Int? {
         var end = text.count
         var padding = 0
         while end > 0 && text[end - 1] == UInt8(ascii: "=") {
@@ -73,36 +151,69 @@ package enum Base64 {
         }
         if padding > 0 && (padding > 2 || text.count % 4 != 0) { return nil }
         if end % 4 == 1 { return nil }
-        if padding > 0 && (end + padding) % 4 != 0 { return nil }
-        let otherPlus = useURLAlphabet ? UInt8(ascii: "+") : UInt8(ascii: "-")
-        let otherSlash = useURLAlphabet ? UInt8(ascii: "/") : UInt8(ascii: "_")
-        var output: [UInt8] = []
-        output.reserveCapacity(end * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var valid = true
-        decoding.withUnsafeBufferPointer { table in
+        let foreignPlus = useURLAlphabet ? UInt8(ascii: "+") : UInt8(ascii: "-")
+        let foreignSlash = useURLAlphabet ? UInt8(ascii: "/") : UInt8(ascii: "_")
+        let valid = sextets.withUnsafeBufferPointer { table in
+            var ok = true
             for index in 0..<end {
                 let byte = text[index]
-                let value = table[Int(byte)]
-                if value == 0xFF || byte == otherPlus || byte == otherSlash {
-                    valid = false
-                    return
-                }
-                accumulator = accumulator << 6 | UInt32(value)
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                ok = ok && table[Int(byte)] != 0xFF && byte != foreignPlus && byte != foreignSlash
+            }
+            return ok
+        }
+        guard valid else { return nil }
+        return end / 4 * 3 + (end % 4 == 0 ? 0 : end % 4 - 1)
+    }
+
+    /// Decodes into `output` (at least ``decodedLength(_:urlSafe:)`` bytes); returns the length,
+    /// or `nil` when the text is not base64 or does not fit.
+    package static func decode(
+        _ text: UnsafeBufferPointer<UInt8>,
+        into output: UnsafeMutableRawBufferPointer,
+        urlSafe useURLAlphabet: Bool = false
+    ) -> Int? {
+        guard let length = decodedLength(text, urlSafe: useURLAlphabet), length <= output.count else { return nil }
+        return decodeValidated(text, into: output)
+    }
+
+    /// The 6-bit value of each byte in either alphabet, or 0xFF.
+    private static let sextets: [UInt8] = (0...255).map { value(of: UInt8($0)) }
+
+    /// Decodes text already checked with ``decodedLength(_:urlSafe:)`` into `output`, which must
+    /// be large enough; returns the length.
+    package static func decodeValidated(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer) -> Int {
+        var end = text.count
+        while end > 0 && text[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        return sextets.withUnsafeBufferPointer { table in
+            var input = 0
+            var written = 0
+            while input + 4 <= end {
+                let value =
+                    UInt32(table[Int(text[input])]) << 18 | UInt32(table[Int(text[input + 1])]) << 12
+                    | UInt32(table[Int(text[input + 2])]) << 6 | UInt32(table[Int(text[input + 3])])
+                output[written] = UInt8(truncatingIfNeeded: value >> 16)
+                output[written + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                output[written + 2] = UInt8(truncatingIfNeeded: value)
+                input += 4
+                written += 3
+            }
+            let remaining = end - input
+            if remaining >= 2 {
+                var value = UInt32(table[Int(text[input])]) << 18 | UInt32(table[Int(text[input + 1])]) << 12
+                if remaining == 3 { value |= UInt32(table[Int(text[input + 2])]) << 6 }
+                output[written] = UInt8(truncatingIfNeeded: value >> 16)
+                written += 1
+                if remaining == 3 {
+                    output[written] = UInt8(truncatingIfNeeded: value >> 8)
+                    written += 1
                 }
             }
+            return written
         }
-        return valid ? output : nil
     }
 
     /// Decodes base64 text given as a string.
     package static func decode(_ text: String, urlSafe useURLAlphabet: Bool = false) -> [UInt8]? {
-        var copy = text
-        return copy.withUTF8 { decode($0, urlSafe: useURLAlphabet) }
+        ByteText.withBytes(text) { decode($0, urlSafe: useURLAlphabet) }
     }
 }

@@ -23,6 +23,12 @@ enum ByteText {
         }
     }
 
+    /// Whether `text` equals a lowercase ASCII literal, ignoring ASCII case.
+    @inline(__always)
+    static func equalsIgnoringCase(_ text: String, _ literal: StaticString) -> Bool {
+        equalsIgnoringCase(text, lowercase: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     /// Whether every byte is visible ASCII or non-ASCII (nothing at or below space, no DEL):
     /// what derived components may hold.
     @inline(__always)
@@ -35,6 +41,12 @@ enum ByteText {
     /// Appends `bytes` lowercased (ASCII).
     @inline(__always)
     static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var upper = false
+        for byte in bytes { upper = upper || (byte >= 0x41 && byte <= 0x5A) }
+        guard upper else {
+            output.append(contentsOf: bytes)
+            return
+        }
         for byte in bytes { output.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
     }
 
@@ -68,6 +80,29 @@ enum ByteText {
             if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
             if byte != literal.utf8Start[index] { return false }
         }
+        return true
+    }
+}
+
+extension ByteText {
+    /// Whether the bytes in `range` equal `text`'s UTF-8 bytes.
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
+        equals(UnsafeBufferPointer(rebasing: bytes[range]), text)
+    }
+
+    /// Whether the bytes equal `text`'s UTF-8 bytes.
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
+        guard bytes.count == text.utf8.count else { return false }
+        return withBytes(text) { other in
+            for index in 0..<bytes.count where bytes[index] != other[index] { return false }
+            return true
+        }
+    }
+
+    /// Whether the bytes equal a literal.
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        for index in 0..<bytes.count where bytes[index] != literal.utf8Start[index] { return false }
         return true
     }
 }

@@ -161,6 +161,19 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// The serialisation, as in a signature base (`"@query-param";name="a"`).
     public var description: String { String(decoding: serialized, as: UTF8.self) }
 
+    /// Identifiers are equal when they name the same component with the same parameters.
+    public static func == (lhs: ComponentIdentifier, rhs: ComponentIdentifier) -> Bool {
+        guard lhs.derived == rhs.derived, lhs.parameters.isEmpty == rhs.parameters.isEmpty else { return false }
+        if lhs.derived == nil && lhs.name != rhs.name { return false }
+        return lhs.parameters.isEmpty || lhs.parameters == rhs.parameters
+    }
+
+    /// Hashes the name and parameters.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(parameters)
+    }
+
     /// The base line prefix `"name";params: `.
     var linePrefix: [UInt8] {
         var bytes = serialized

@@ -50,8 +50,12 @@ public final class HMACKey: Sendable, CustomStringConvertible, CustomDebugString
         return try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { (expected) throws(SigningError) in
             let written = try mac.authenticate(data, into: expected)
             guard written == length else { return false }
-            let given = Array(code)
-            return given.withUnsafeBytes { CRYPTO_memcmp($0.baseAddress, expected.baseAddress, length) == 0 }
+            if let equal = code.withContiguousStorageIfAvailable({
+                CRYPTO_memcmp($0.baseAddress, expected.baseAddress, length) == 0
+            }) {
+                return equal
+            }
+            return Array(code).withUnsafeBytes { CRYPTO_memcmp($0.baseAddress, expected.baseAddress, length) == 0 }
         }
     }
 

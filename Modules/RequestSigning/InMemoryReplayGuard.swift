@@ -14,56 +14,75 @@ public final class InMemoryReplayGuard: ReplayGuard {
     /// The most nonces held at once.
     public let capacity: Int
 
+    /// A nonce of one key.
+    private struct Key: Hashable {
+        var keyID: String
+        var nonce: String
+    }
+
     private struct State {
-        /// `keyID NUL nonce` to its expiry, in seconds since 1970.
-        var expiries: [String: Double] = [:]
-        /// Insertion order, for dropping expired entries oldest first; `head` is the first live slot.
-        var order: [(key: String, expiresAt: Double)] = []
+        /// Each nonce's expiry, in seconds since 1970.
+        var expiries: [Key: Double] = [:]
+        /// Insertion order, for dropping expired entries oldest first (keys and their expiries
+        /// apart, so that checking the oldest expiry touches no key); `head` is the first live slot.
+        var orderKeys: [Key] = []
+        var orderExpiries: [Double] = []
         var head = 0
         /// When the whole table was last swept for expired entries.
         var lastSweep = -Double.infinity
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// Creates a guard.
     /// - Parameter capacity: The most nonces held at once (at least 1).
     public init(capacity: Int = 100_000) {
         self.capacity = max(1, capacity)
+        var initial = State()
+        initial.expiries.reserveCapacity(min(self.capacity, 16_384))
+        initial.orderKeys.reserveCapacity(min(self.capacity, 16_384))
+        initial.orderExpiries.reserveCapacity(min(self.capacity, 16_384))
+        state = Mutex(initial)
     }
 
     /// The number of nonces held.
     public var count: Int { state.withLock { $0.expiries.count } }
 
     /// Records a nonce unless it is held and unexpired; see ``ReplayGuard``.
+    nonisolated(nonsending)
     public func checkAndRemember(nonce: String, keyID: String, expiresAt: Date, now: Date) async -> ReplayCheckResult {
-        record(key: keyID + "\u{0}" + nonce, expiresAt: expiresAt.timeIntervalSince1970, now: now.timeIntervalSince1970)
+        record(key: Key(keyID: keyID, nonce: nonce), expiresAt: expiresAt.timeIntervalSince1970, now: now.timeIntervalSince1970)
     }
 
-    private func record(key: String, expiresAt: Double, now: Double) -> ReplayCheckResult {
+    private func record(key: Key, expiresAt: Double, now: Double) -> ReplayCheckResult {
         let capacity = self.capacity
         return state.withLock { state in
             Self.dropExpiredHead(&state, now: now)
-            if let held = state.expiries[key], held > now { return .replayed }
-            if state.expiries.count >= capacity && state.expiries[key] == nil {
+            if state.expiries.count >= capacity {
+                if let held = state.expiries[key], held > now { return .replayed }
                 guard now > state.lastSweep else { return .capacityExceeded }
                 Self.sweep(&state, now: now)
                 if state.expiries.count >= capacity { return .capacityExceeded }
             }
-            state.expiries[key] = expiresAt
-            state.order.append((key, expiresAt))
+            if let previous = state.expiries.updateValue(expiresAt, forKey: key), previous > now {
+                state.expiries[key] = previous
+                return .replayed
+            }
+            state.orderKeys.append(key)
+            state.orderExpiries.append(expiresAt)
             return .fresh
         }
     }
 
     private static func dropExpiredHead(_ state: inout State, now: Double) {
-        while state.head < state.order.count, state.order[state.head].expiresAt <= now {
-            let entry = state.order[state.head]
-            if state.expiries[entry.key] == entry.expiresAt { state.expiries[entry.key] = nil }
+        while state.head < state.orderExpiries.count, state.orderExpiries[state.head] <= now {
+            let key = state.orderKeys[state.head]
+            if state.expiries[key] == state.orderExpiries[state.head] { state.expiries[key] = nil }
             state.head += 1
         }
-        if state.head > 1024 && state.head * 2 > state.order.count {
-            state.order.removeFirst(state.head)
+        if state.head > 1024 && state.head * 2 > state.orderExpiries.count {
+            state.orderKeys.removeFirst(state.head)
+            state.orderExpiries.removeFirst(state.head)
             state.head = 0
         }
     }
@@ -71,8 +90,15 @@ public final class InMemoryReplayGuard: ReplayGuard {
     private static func sweep(_ state: inout State, now: Double) {
         state.lastSweep = now
         let live = state.expiries.filter { $0.value > now }
+        var keys: [Key] = []
+        var expiries: [Double] = []
+        for index in state.head..<state.orderKeys.count where live[state.orderKeys[index]] == state.orderExpiries[index] {
+            keys.append(state.orderKeys[index])
+            expiries.append(state.orderExpiries[index])
+        }
         state.expiries = live
-        state.order = state.order[state.head...].filter { live[$0.key] == $0.expiresAt }
+        state.orderKeys = keys
+        state.orderExpiries = expiries
         state.head = 0
     }
 }

@@ -61,6 +61,27 @@ enum MessageText {
         return combined
     }
 
+    /// The combined values of `Signature-Input`, `Signature` and `Content-Digest`, found in one
+    /// pass over the fields.
+    static func signatureFields(in headers: HTTPHeaders) -> (input: String?, signature: String?, digest: String?) {
+        var input: String?
+        var signature: String?
+        var digest: String?
+        for field in headers {
+            switch field.name.utf8.count {
+            case 15 where ByteText.equalsIgnoringCase(field.name, "signature-input"):
+                input = input.map { $0 + ", " + field.value } ?? field.value
+            case 9 where ByteText.equalsIgnoringCase(field.name, "signature"):
+                signature = signature.map { $0 + ", " + field.value } ?? field.value
+            case 14 where ByteText.equalsIgnoringCase(field.name, "content-digest"):
+                digest = digest.map { $0 + ", " + field.value } ?? field.value
+            default:
+                continue
+            }
+        }
+        return (input, signature, digest)
+    }
+
     /// Whether a field is present, by its lowercase name.
     static func contains(_ headers: HTTPHeaders, lowercaseName: StaticString) -> Bool {
         firstValue(in: headers, lowercaseName: lowercaseName) != nil

@@ -33,31 +33,52 @@ enum NonceSource {
         NonceSource.forkGeneration.add(1, ordering: .relaxed)
     }
 
-    /// Appends a nonce of 128 random bits as 22 characters of unpadded base64url.
-    static func appendNonce(to output: inout [UInt8]) throws(SigningError) {
+    /// Writes a nonce of 128 random bits as 22 characters of unpadded base64url.
+    static func appendNonce(to writer: inout ByteWriter) throws(SigningError) {
+        try withUnsafeTemporaryAllocation(byteCount: 24, alignment: 8) { (text) throws(SigningError) in
+            try fillRandom16(into: text)
+            writer.append(UnsafeBufferPointer(start: text.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 22))
+        }
+    }
+
+    /// Writes 22 characters of base64url for 16 random bytes at the start of `output`.
+    private static func fillRandom16(into output: UnsafeMutableRawBufferPointer) throws(SigningError) {
         _ = registerForkHandler
         let generation = forkGeneration.load(ordering: .relaxed)
         try withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { (random) throws(SigningError) in
-            try block.withLock { (block) throws(SigningError) in
-                if block.generation != generation || block.next + 16 > block.bytes.count {
-                    if block.bytes.count != blockSize { block.bytes = [UInt8](repeating: 0, count: blockSize) }
-                    let ok = block.bytes.withUnsafeMutableBytes { buffer in
-                        RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1
-                    }
-                    guard ok else { throw SigningError.openSSL("RAND_bytes") }
-                    block.next = 0
-                    block.generation = generation
+            try take16(into: random, generation: generation)
+            _ = Base64.encode(
+                UnsafeRawBufferPointer(random), writingTo: output.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                urlSafe: true, padding: false)
+        }
+    }
+
+    /// Copies 16 unused random bytes into `random`, refilling the block when needed.
+    private static func take16(into random: UnsafeMutableRawBufferPointer, generation: Int) throws(SigningError) {
+        try block.withLock { (block) throws(SigningError) in
+            if block.generation != generation || block.next + 16 > block.bytes.count {
+                if block.bytes.count != blockSize { block.bytes = [UInt8](repeating: 0, count: blockSize) }
+                let ok = block.bytes.withUnsafeMutableBytes { buffer in
+                    RAND_bytes(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(buffer.count)) == 1
                 }
-                block.bytes.withUnsafeBytes { source in
-                    random.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[block.next..<block.next + 16]))
-                }
-                // Each byte is handed out once.
-                block.bytes.withUnsafeMutableBytes { buffer in
-                    OPENSSL_cleanse(buffer.baseAddress! + block.next, 16)
-                }
-                block.next += 16
+                guard ok else { throw SigningError.openSSL("RAND_bytes") }
+                block.next = 0
+                block.generation = generation
             }
-            Base64.encode(UnsafeRawBufferPointer(random), into: &output, urlSafe: true, padding: false)
+            block.bytes.withUnsafeMutableBytes { buffer in
+                random.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[block.next..<block.next + 16]))
+                // Each byte is handed out once.
+                OPENSSL_cleanse(buffer.baseAddress! + block.next, 16)
+            }
+            block.next += 16
+        }
+    }
+
+    /// Appends a nonce of 128 random bits as 22 characters of unpadded base64url.
+    static func appendNonce(to output: inout [UInt8]) throws(SigningError) {
+        try withUnsafeTemporaryAllocation(byteCount: 24, alignment: 8) { (text) throws(SigningError) in
+            try fillRandom16(into: text)
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<22]))
         }
     }
 

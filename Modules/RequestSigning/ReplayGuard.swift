@@ -13,6 +13,7 @@ public protocol ReplayGuard: Sendable {
     ///   - expiresAt: When the signature stops being acceptable; the nonce may be forgotten then.
     ///   - now: The verifier's current time.
     /// - Returns: Whether the nonce is fresh, replayed, or could not be recorded.
+    nonisolated(nonsending)
     func checkAndRemember(nonce: String, keyID: String, expiresAt: Date, now: Date) async -> ReplayCheckResult
 }
 

@@ -83,8 +83,8 @@ public struct RequestSigner: Sendable {
         /// Where a line's value comes from when signing an ``HTTPRequest``.
         enum Source: Sendable {
             case method, authority, scheme, targetURI, requestTarget, path, query
-            /// A header field without parameters, by its lowercase name.
-            case field(String)
+            /// A header field without parameters, by its lowercase name's bytes.
+            case field([UInt8])
             /// Anything else, evaluated on a ``SignableMessage``.
             case other(ComponentIdentifier)
         }
@@ -106,7 +106,7 @@ public struct RequestSigner: Sendable {
                 case (.requestTarget, true): source = .requestTarget
                 case (.path, true): source = .path
                 case (.query, true): source = .query
-                case (nil, true): source = .field(component.name)
+                case (nil, true): source = .field(Array(component.name.utf8))
                 default: source = .other(component)
                 }
                 return Step(prefix: component.linePrefix, source: source)
@@ -196,72 +196,145 @@ public struct RequestSigner: Sendable {
             }
         }
         let plan = digested ? digestPlan : plainPlan
-        var inner = plan.listBytes
-        inner.reserveCapacity(inner.count + 96 + keyParameterBytes.count)
-        try appendParameters(to: &inner, created: nil, nonce: nil)
-
         let message = plan.needsMessage ? try SignableMessage(signed) : nil
-        var base: [UInt8] = []
-        base.reserveCapacity(384 + inner.count)
+        let created = Int64(clock().timeIntervalSince1970.rounded(.down))
         let url = request.url.absoluteString
         let method = request.method.rawValue
         let headers = signed.headers
-        let problem: SigningError? = ByteText.withBytes(url) { bytes in
-            guard let uri = URIRanges(bytes), !uri.authority.isEmpty else {
-                return SigningError(.invalidMessage, "the URL has no scheme and host to sign: \(url)")
-            }
-            let scheme = UnsafeBufferPointer(rebasing: bytes[uri.scheme])
-            let authority = UnsafeBufferPointer(rebasing: bytes[uri.authority])
-            let path = UnsafeBufferPointer(rebasing: bytes[uri.path])
-            let query = uri.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
-            for step in plan.steps {
-                base.append(contentsOf: step.prefix)
-                switch step.source {
-                case .method:
-                    guard ByteText.withBytes(method, { ByteText.isVisible($0) }) else {
-                        return SigningError(.invalidComponent, "the method contains a space or control character")
-                    }
-                    base.append(contentsOf: method.utf8)
-                case .authority:
-                    Self.appendAuthority(authority, scheme: scheme, to: &base)
-                case .scheme:
-                    ByteText.appendLowercased(scheme, to: &base)
-                case .targetURI:
-                    ByteText.appendLowercased(scheme, to: &base)
-                    base.append(contentsOf: "://".utf8)
-                    Self.appendAuthority(authority, scheme: scheme, to: &base)
-                    Self.appendTarget(path: path, query: query, to: &base)
-                case .requestTarget:
-                    Self.appendTarget(path: path, query: query, to: &base)
-                case .path:
-                    if path.isEmpty { base.append(UInt8(ascii: "/")) } else { base.append(contentsOf: path) }
-                case .query:
-                    base.append(UInt8(ascii: "?"))
-                    if let query { base.append(contentsOf: query) }
-                case .field(let name):
-                    switch SignableMessage.appendCombinedValue(of: name, in: headers, to: &base) {
-                    case .appended: break
-                    case .absent: return SigningError(.missingComponent, "the message has no header field \"\(name)\"")
-                    case .invalid(let reason): return SigningError(.invalidComponent, "the field \"\(name)\" contains \(reason)")
-                    }
-                case .other(let component):
-                    do throws(SigningError) {
-                        try message?.appendValue(of: component, to: &base)
-                    } catch {
-                        return error
-                    }
+        let outcome: Result<(input: String, signature: String), SigningError> = ByteText.withBytes(url) { bytes in
+            withUnsafeTemporaryAllocation(byteCount: 1_024, alignment: 16) { buffer in
+                var base = ByteWriter(buffer)
+                if let problem = Self.writeLines(
+                    plan, url: bytes, method: method, headers: headers, message: message, to: &base)
+                {
+                    return .failure(problem)
                 }
-                base.append(0x0A)
+                base.append("\"@signature-params\": ")
+                let innerStart = base.count
+                do throws(SigningError) {
+                    try writeParameters(plan, created: created, to: &base)
+                } catch {
+                    return .failure(error)
+                }
+                return signatureFields(base: base.bytes, inner: base.bytes(from: innerStart))
             }
-            return nil
         }
-        if let problem { throw problem }
-        base.append(contentsOf: SignatureBase.signatureParamsPrefix)
-        base.append(contentsOf: inner)
-        let signature = try signatureField(over: base)
-        inner.insert(contentsOf: labelBytes, at: 0)
-        Self.setFields(input: inner, signature: signature, label: configuration.label, in: &signed.headers)
+        let fields = try outcome.get()
+        Self.setFields(input: fields.input, signature: fields.signature, label: configuration.label, in: &signed.headers)
         return signed
+    }
+
+    /// Writes the component lines of the base from the URL's bytes and the header fields.
+    private static func writeLines(
+        _ plan: Plan,
+        url bytes: UnsafeBufferPointer<UInt8>,
+        method: String,
+        headers: HTTPHeaders,
+        message: SignableMessage?,
+        to base: inout ByteWriter
+    ) -> SigningError? {
+        guard let uri = URIRanges(bytes), !uri.authority.isEmpty else {
+            return SigningError(
+                .invalidMessage, "the URL has no scheme and host to sign: \(String(decoding: bytes, as: UTF8.self))")
+        }
+        let scheme = UnsafeBufferPointer(rebasing: bytes[uri.scheme])
+        let authority = UnsafeBufferPointer(rebasing: bytes[uri.authority])
+        let path = UnsafeBufferPointer(rebasing: bytes[uri.path])
+        let query = uri.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
+        for step in plan.steps {
+            base.append(step.prefix)
+            switch step.source {
+            case .method:
+                let visible = ByteText.withBytes(method) { method in
+                    guard ByteText.isVisible(method) else { return false }
+                    base.append(method)
+                    return true
+                }
+                guard visible else {
+                    return SigningError(.invalidComponent, "the method contains a space or control character")
+                }
+            case .authority:
+                writeAuthority(authority, scheme: scheme, to: &base)
+            case .scheme:
+                base.appendLowercased(scheme)
+            case .targetURI:
+                base.appendLowercased(scheme)
+                base.append("://")
+                writeAuthority(authority, scheme: scheme, to: &base)
+                writeTarget(path: path, query: query, to: &base)
+            case .requestTarget:
+                writeTarget(path: path, query: query, to: &base)
+            case .path:
+                if path.isEmpty { base.append(UInt8(ascii: "/")) } else { base.append(path) }
+            case .query:
+                base.append(UInt8(ascii: "?"))
+                if let query { base.append(query) }
+            case .field(let name):
+                let outcome = name.withUnsafeBufferPointer { SignableMessage.writeField($0, in: headers, to: &base) }
+                switch outcome {
+                case .appended: break
+                case .absent:
+                    return SigningError(
+                        .missingComponent, "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
+                case .invalid(let reason):
+                    return SigningError(
+                        .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
+                }
+            case .other(let component):
+                var value: [UInt8] = []
+                do throws(SigningError) {
+                    try message?.appendValue(of: component, to: &value)
+                } catch {
+                    return error
+                }
+                base.append(value)
+            }
+            base.append(0x0A)
+        }
+        return nil
+    }
+
+    /// Writes the inner list and the parameters (`created`, `expires`, `nonce`, key parameters).
+    private func writeParameters(_ plan: Plan, created: Int64, to base: inout ByteWriter) throws(SigningError) {
+        base.append(plan.listBytes)
+        base.append(";created=")
+        base.append(decimal: created)
+        if let lifetimeSeconds {
+            base.append(";expires=")
+            base.append(decimal: created + lifetimeSeconds)
+        }
+        if configuration.includesNonce {
+            base.append(";nonce=\"")
+            try NonceSource.appendNonce(to: &base)
+            base.append(UInt8(ascii: "\""))
+        }
+        base.append(keyParameterBytes)
+    }
+
+    /// The `Signature-Input` and `Signature` values: `label=inner` and `label=:MAC:`.
+    private func signatureFields(
+        base: UnsafeBufferPointer<UInt8>,
+        inner: UnsafeBufferPointer<UInt8>
+    ) -> Result<(input: String, signature: String), SigningError> {
+        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { mac in
+            let length: Int
+            do throws(SigningError) {
+                length = try key.secret.authenticate(UnsafeRawBufferPointer(base), into: mac)
+            } catch {
+                return .failure(error)
+            }
+            var prefix = labelBytes
+            prefix.append(UInt8(ascii: ":"))
+            let signature = Base64.string(
+                prefix: prefix, encoding: UnsafeRawBufferPointer(rebasing: mac[..<length]), suffix: UInt8(ascii: ":"))
+            let input = String(unsafeUninitializedCapacity: labelBytes.count + inner.count) { buffer in
+                let start = buffer.baseAddress!
+                labelBytes.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: $0.count) }
+                (start + labelBytes.count).update(from: inner.baseAddress!, count: inner.count)
+                return labelBytes.count + inner.count
+            }
+            return .success((input, signature))
+        }
     }
 
     /// Signs a message in place and returns what was signed.
@@ -283,10 +356,10 @@ public struct RequestSigner: Sendable {
         base.reserveCapacity(384 + inner.count)
         try SignatureBase.appendComponentLines(components, of: message, to: &base)
         base.append(contentsOf: inner)
-        let signature = try signatureField(over: base)
-        var input = labelBytes
-        input.append(contentsOf: inner)
-        Self.setFields(input: input, signature: signature, label: configuration.label, in: &message.headers)
+        let fields = try base.withUnsafeBufferPointer { base in
+            inner.withUnsafeBufferPointer { inner in signatureFields(base: base, inner: inner) }
+        }.get()
+        Self.setFields(input: fields.input, signature: fields.signature, label: configuration.label, in: &message.headers)
         return try signatureInput(components: components, inner: inner)
     }
 
@@ -354,21 +427,6 @@ public struct RequestSigner: Sendable {
         inner.append(contentsOf: keyParameterBytes)
     }
 
-    /// `label=:base64(MAC):`.
-    private func signatureField(over base: [UInt8]) throws(SigningError) -> [UInt8] {
-        var field = labelBytes
-        field.reserveCapacity(labelBytes.count + 4 + (key.algorithm.macLength + 2) / 3 * 4)
-        field.append(UInt8(ascii: ":"))
-        try withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { (mac) throws(SigningError) in
-            let length = try base.withUnsafeBytes { bytes in
-                Result { () throws(SigningError) in try key.secret.authenticate(bytes, into: mac) }
-            }.get()
-            Base64.encode(UnsafeRawBufferPointer(rebasing: mac[..<length]), into: &field)
-        }
-        field.append(UInt8(ascii: ":"))
-        return field
-    }
-
     /// The signature input that `inner` (the serialised inner list) describes.
     private func signatureInput(components: [ComponentIdentifier], inner: [UInt8]) throws(SigningError) -> SignatureInput {
         let text = String(decoding: configuration.label.utf8 + [UInt8(ascii: "=")] + inner, as: UTF8.self)
@@ -378,41 +436,39 @@ public struct RequestSigner: Sendable {
         return input
     }
 
-    private static func appendAuthority(
+    private static func writeAuthority(
         _ authority: UnsafeBufferPointer<UInt8>,
         scheme: UnsafeBufferPointer<UInt8>,
-        to output: inout [UInt8]
+        to base: inout ByteWriter
     ) {
         let length = ByteText.lengthWithoutDefaultPort(authority, scheme: scheme)
-        ByteText.appendLowercased(UnsafeBufferPointer(rebasing: authority[0..<length]), to: &output)
+        base.appendLowercased(UnsafeBufferPointer(rebasing: authority[0..<length]))
     }
 
-    private static func appendTarget(
+    private static func writeTarget(
         path: UnsafeBufferPointer<UInt8>,
         query: UnsafeBufferPointer<UInt8>?,
-        to output: inout [UInt8]
+        to base: inout ByteWriter
     ) {
-        if path.isEmpty { output.append(UInt8(ascii: "/")) } else { output.append(contentsOf: path) }
+        if path.isEmpty { base.append(UInt8(ascii: "/")) } else { base.append(path) }
         if let query {
-            output.append(UInt8(ascii: "?"))
-            output.append(contentsOf: query)
+            base.append(UInt8(ascii: "?"))
+            base.append(query)
         }
     }
 
     /// Adds `Signature-Input` and `Signature`, replacing a member with the same label and keeping
     /// the others.
-    static func setFields(input: [UInt8], signature: [UInt8], label: String, in headers: inout HTTPHeaders) {
-        let inputText = String(decoding: input, as: UTF8.self)
-        let signatureText = String(decoding: signature, as: UTF8.self)
+    static func setFields(input: String, signature: String, label: String, in headers: inout HTTPHeaders) {
         if !MessageText.contains(headers, lowercaseName: "signature-input")
             && !MessageText.contains(headers, lowercaseName: "signature")
         {
-            headers.add(name: "Signature-Input", value: inputText)
-            headers.add(name: "Signature", value: signatureText)
+            headers.add(name: "Signature-Input", value: input)
+            headers.add(name: "Signature", value: signature)
             return
         }
-        setMember(inputText, label: label, field: "Signature-Input", in: &headers)
-        setMember(signatureText, label: label, field: "Signature", in: &headers)
+        setMember(input, label: label, field: "Signature-Input", in: &headers)
+        setMember(signature, label: label, field: "Signature", in: &headers)
     }
 
     /// Puts `member` (`label=...`) into a dictionary field, replacing a member with the same

@@ -221,18 +221,25 @@ extension SignableMessage {
         in fields: HTTPHeaders,
         to output: inout [UInt8]
     ) -> FieldAppend {
-        ByteText.withBytes(lowercaseName) { name in
-            var count = 0
-            for field in fields where ByteText.equalsIgnoringCase(field.name, lowercase: name) {
-                if count > 0 {
-                    output.append(UInt8(ascii: ","))
-                    output.append(0x20)
-                }
-                if let reason = appendCleanValue(field.value, to: &output) { return .invalid(reason) }
-                count += 1
+        ByteText.withBytes(lowercaseName) { appendCombinedValue(of: $0, in: fields, to: &output) }
+    }
+
+    /// Appends the values of every field named by the lowercase bytes `name`.
+    static func appendCombinedValue(
+        of name: UnsafeBufferPointer<UInt8>,
+        in fields: HTTPHeaders,
+        to output: inout [UInt8]
+    ) -> FieldAppend {
+        var count = 0
+        for field in fields where ByteText.equalsIgnoringCase(field.name, lowercase: name) {
+            if count > 0 {
+                output.append(UInt8(ascii: ","))
+                output.append(0x20)
             }
-            return count > 0 ? .appended : .absent
+            if let reason = appendCleanValue(field.value, to: &output) { return .invalid(reason) }
+            count += 1
         }
+        return count > 0 ? .appended : .absent
     }
 
     private static func appendStructured(_ value: String, name: String, to output: inout [UInt8]) throws(StructuredFieldError) {
@@ -276,7 +283,7 @@ extension SignableMessage {
 
     /// The slow path of ``appendCleanValue(_:to:)``: replaces each obs-fold (CRLF or LF, then
     /// spaces or tabs) with one space.
-    private static func appendUnfolded(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> String? {
+    static func appendUnfolded(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> String? {
         let valueStart = output.count
         var index = 0
         while index < bytes.count {

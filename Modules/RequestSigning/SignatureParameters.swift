@@ -43,6 +43,42 @@ public struct SignatureParameters: Hashable, Sendable {
     /// `tag`: what the signature is for; in Swifty, the signing module's name.
     public var tag: String? { parameters["tag"]?.stringValue }
 
+    /// The known parameters read in one pass.
+    struct Decoded {
+        var created: Int64?
+        var expires: Int64?
+        var nonce: String?
+        var keyID: String?
+        var algorithm: String?
+        var tag: String?
+        /// The first known parameter with the wrong type.
+        var mistyped: String?
+    }
+
+    /// Reads the known parameters in one pass.
+    func decoded() -> Decoded {
+        var result = Decoded()
+        for parameter in parameters.elements {
+            switch parameter.key {
+            case "created":
+                if case .integer(let value) = parameter.value { result.created = value } else { result.mistyped = result.mistyped ?? "created" }
+            case "expires":
+                if case .integer(let value) = parameter.value { result.expires = value } else { result.mistyped = result.mistyped ?? "expires" }
+            case "nonce":
+                if case .string(let value) = parameter.value { result.nonce = value } else { result.mistyped = result.mistyped ?? "nonce" }
+            case "keyid":
+                if case .string(let value) = parameter.value { result.keyID = value } else { result.mistyped = result.mistyped ?? "keyid" }
+            case "alg":
+                if case .string(let value) = parameter.value { result.algorithm = value } else { result.mistyped = result.mistyped ?? "alg" }
+            case "tag":
+                if case .string(let value) = parameter.value { result.tag = value } else { result.mistyped = result.mistyped ?? "tag" }
+            default:
+                continue
+            }
+        }
+        return result
+    }
+
     /// The name of the first of the known parameters present with the wrong type (`created`
     /// and `expires` are integers; `nonce`, `keyid`, `alg` and `tag` are strings), or `nil`.
     public var mistypedParameter: String? {

@@ -62,6 +62,14 @@ public struct SignatureVerifier: Sendable {
     /// Where nonces are remembered.
     public let replayGuard: any ReplayGuard
     let clock: @Sendable () -> Date
+    /// Whether the fast path is tried first (tests turn it off to check both paths agree).
+    package var useFastPath = true
+    /// The required components in the fast path's terms, or `nil` when one has parameters.
+    let fastRequirements: [FastRequirement]?
+    /// The keys in the fast path's terms.
+    let fastKeys: [FastKey]
+    /// The configured label's bytes.
+    let labelBytes: [UInt8]
 
     /// Creates a verifier.
     /// - Parameters:
@@ -79,28 +87,35 @@ public struct SignatureVerifier: Sendable {
         self.configuration = configuration
         self.replayGuard = replayGuard
         self.clock = clock
+        self.fastRequirements = Self.fastRequirements(for: configuration.requiredComponents)
+        self.fastKeys = keyRing.keys.map(FastKey.init)
+        self.labelBytes = Array((configuration.label ?? "").utf8)
     }
 
     /// Verifies the message's signature and records its nonce.
-    /// - Returns: What was verified: label, key, module, components, parameters.
+    ///
+    /// It runs on the caller's executor (no hop), so calling it from a server's request task
+    /// costs no context switch.
+    /// - Returns: What was verified: label, key, module, time, nonce.
     /// - Throws: ``SignatureVerificationError`` naming the failed check.
+    nonisolated(nonsending)
     public func verify(_ message: SignableMessage) async throws(SignatureVerificationError) -> VerifiedSignature {
         let now = clock()
         let checked = try check(message, now: now)
-        if let nonce = checked.verified.parameters.nonce {
+        if let nonce = checked.verified.nonce {
             let result = await replayGuard.checkAndRemember(
                 nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
             switch result {
             case .fresh:
                 break
             case .replayed:
-                throw failure(
+                throw SignatureVerificationError(
                     .replayedNonce, "the nonce was already used with this key; a request cannot be sent twice",
-                    checked.verified)
+                    label: checked.verified.label, keyID: checked.verified.keyID)
             case .capacityExceeded:
-                throw failure(
+                throw SignatureVerificationError(
                     .replayGuardFull, "the replay guard is full of unexpired nonces and refuses new ones",
-                    checked.verified)
+                    label: checked.verified.label, keyID: checked.verified.keyID)
             }
         }
         return checked.verified
@@ -110,7 +125,7 @@ public struct SignatureVerifier: Sendable {
     /// mismatch: compare it with the signer's).
     /// - Throws: ``SignatureVerificationError`` when the signature cannot be found or read.
     public func signatureBase(for message: SignableMessage) throws(SignatureVerificationError) -> SignatureBase {
-        let input = try selectInput(in: message)
+        let (input, _) = try selectInput(in: message)
         do {
             return try SignatureBase(message: message, input: input)
         } catch {
@@ -120,45 +135,60 @@ public struct SignatureVerifier: Sendable {
 
     // MARK: Checks
 
-    private struct Checked {
+    struct Checked {
         var verified: VerifiedSignature
         var rememberUntil: Date
     }
 
-    private func failure(
-        _ code: SignatureVerificationError.Code,
-        _ message: String,
-        _ verified: VerifiedSignature
-    ) -> SignatureVerificationError {
-        SignatureVerificationError(code, message, label: verified.label, keyID: verified.keyID)
+    /// Every check but the replay guard: the fast path when it applies and succeeds, else the
+    /// reference path, which also gives the precise reason for a rejection.
+    func check(_ message: SignableMessage, now: Date) throws(SignatureVerificationError) -> Checked {
+        if useFastPath, let checked = fastCheck(message, now: now) { return checked }
+        return try referenceCheck(message, now: now)
     }
 
-    private func selectInput(in message: SignableMessage) throws(SignatureVerificationError) -> SignatureInput {
-        let values = message.headers.values(for: "Signature-Input")
-        guard !values.isEmpty else {
+    func failure(
+        _ code: SignatureVerificationError.Code,
+        _ message: String,
+        label: String,
+        keyID: String?
+    ) -> SignatureVerificationError {
+        SignatureVerificationError(code, message, label: label, keyID: keyID)
+    }
+
+    private func selectInput(in message: SignableMessage) throws(SignatureVerificationError) -> (SignatureInput, String) {
+        guard let value = MessageText.combinedValue(in: message.headers, lowercaseName: "signature-input") else {
             throw SignatureVerificationError(.missingSignature, "the message has no Signature-Input field")
         }
-        let inputs: [SignatureInput]
+        let dictionary: SFDictionary
         do {
-            inputs = try SignatureInput.parse(
-                fieldValue: values.count == 1 ? values[0] : values.joined(separator: ", "),
-                limits: configuration.fieldLimits)
+            dictionary = try SFParser.parseDictionary(value, limits: configuration.fieldLimits)
         } catch {
-            throw SignatureVerificationError(.malformedSignatureInput, error.message)
+            throw SignatureVerificationError(
+                .malformedSignatureInput, "Signature-Input is not a structured-field dictionary: \(error)")
         }
+        let entry: SFDictionary.Entry
         if let label = configuration.label {
-            guard let input = inputs.first(where: { $0.label == label }) else {
-                let present = inputs.isEmpty ? "none" : inputs.map(\.label).joined(separator: ", ")
+            guard let found = dictionary.entries.first(where: { $0.key == label }) else {
+                let present = dictionary.isEmpty ? "none" : dictionary.keys.joined(separator: ", ")
                 throw SignatureVerificationError(
                     .missingSignature, "Signature-Input has no signature labelled \"\(label)\" (labels: \(present))",
                     label: label)
             }
-            return input
+            entry = found
+        } else {
+            guard let first = dictionary.entries.first else {
+                throw SignatureVerificationError(.missingSignature, "Signature-Input holds no signature")
+            }
+            entry = first
         }
-        guard let first = inputs.first else {
-            throw SignatureVerificationError(.missingSignature, "Signature-Input holds no signature")
+        // Only the selected member is read as a signature input: others may use components or
+        // parameters this verifier does not know.
+        do {
+            return (try SignatureInput(label: entry.key, member: entry.member), value)
+        } catch {
+            throw SignatureVerificationError(.malformedSignatureInput, error.message, label: entry.key)
         }
-        return first
     }
 
     private func baseFailure(_ error: SigningError, label: String, keyID: String?) -> SignatureVerificationError {
@@ -169,21 +199,102 @@ public struct SignatureVerifier: Sendable {
         }
     }
 
-    private func check(_ message: SignableMessage, now: Date) throws(SignatureVerificationError) -> Checked {
-        let input = try selectInput(in: message)
+    /// The key, algorithm, module and time checks shared by both paths.
+    /// - Returns: The key and the last second the signature is acceptable.
+    func checkParameters(
+        _ decoded: SignatureParameters.Decoded,
+        label: String,
+        now: Date
+    ) throws(SignatureVerificationError) -> (key: SigningKey, acceptableUntil: Int64) {
+        if let mistyped = decoded.mistyped {
+            throw failure(
+                .malformedSignatureInput, "the parameter \"\(mistyped)\" of \"\(label)\" has the wrong type", label: label,
+                keyID: nil)
+        }
+        guard let keyID = decoded.keyID else {
+            throw failure(.missingParameter, "the signature has no keyid", label: label, keyID: nil)
+        }
+        guard let key = keyRing[keyID] else {
+            throw failure(.unknownKey, "no trusted key has the id \"\(keyID)\"", label: label, keyID: keyID)
+        }
+        if let algorithm = decoded.algorithm, algorithm != key.algorithm.rawValue {
+            throw failure(
+                .algorithmMismatch, "alg is \"\(algorithm)\" but key \"\(keyID)\" is \(key.algorithm)", label: label,
+                keyID: keyID)
+        }
+        if let module = key.tag {
+            guard let tag = decoded.tag else {
+                throw failure(
+                    .tagMismatch, "the signature has no tag; key \"\(keyID)\" signs for \"\(module)\"", label: label,
+                    keyID: keyID)
+            }
+            guard tag == module else {
+                throw failure(
+                    .tagMismatch, "tag is \"\(tag)\" but key \"\(keyID)\" signs for \"\(module)\"", label: label,
+                    keyID: keyID)
+            }
+        }
+        let acceptableUntil = try checkTime(
+            created: decoded.created, expires: decoded.expires, hasNonce: decoded.nonce != nil, label: label,
+            keyID: keyID, now: now)
+        return (key, acceptableUntil)
+    }
+
+    /// The time and nonce checks shared by both paths.
+    /// - Returns: The last second the signature is acceptable.
+    func checkTime(
+        created: Int64?,
+        expires: Int64?,
+        hasNonce: Bool,
+        label: String,
+        keyID: String,
+        now: Date
+    ) throws(SignatureVerificationError) -> Int64 {
+        let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        let skew = configuration.allowedClockSkew.components.seconds
+        let maximumAge = configuration.maximumAge.components.seconds
+        guard let created else {
+            throw failure(.missingParameter, "the signature has no created time", label: label, keyID: keyID)
+        }
+        guard created <= nowSeconds + skew else {
+            throw failure(
+                .createdInFuture,
+                "created is \(created - nowSeconds) s in the future, more than the allowed skew of \(skew) s",
+                label: label, keyID: keyID)
+        }
+        guard nowSeconds - created <= maximumAge else {
+            throw failure(
+                .tooOld, "created is \(nowSeconds - created) s ago, more than the maximum age of \(maximumAge) s",
+                label: label, keyID: keyID)
+        }
+        var acceptableUntil = created + maximumAge
+        if let expires {
+            guard nowSeconds <= expires + skew else {
+                throw failure(.expired, "the signature expired \(nowSeconds - expires) s ago", label: label, keyID: keyID)
+            }
+            acceptableUntil = min(acceptableUntil, expires + skew)
+        } else if configuration.requiresExpires {
+            throw failure(.missingParameter, "the signature has no expires time", label: label, keyID: keyID)
+        }
+        if configuration.requiresNonce && !hasNonce {
+            throw failure(.missingParameter, "the signature has no nonce", label: label, keyID: keyID)
+        }
+        return acceptableUntil
+    }
+
+    /// The reference implementation of every check but the replay guard, built on the general
+    /// structured-field parser and signature base.
+    private func referenceCheck(_ message: SignableMessage, now: Date) throws(SignatureVerificationError) -> Checked {
+        let (input, inputField) = try selectInput(in: message)
         let label = input.label
-        let parameters = input.parameters
 
         // The Signature member.
-        let signatureValues = message.headers.values(for: "Signature")
-        guard !signatureValues.isEmpty else {
+        guard let signatureValue = MessageText.combinedValue(in: message.headers, lowercaseName: "signature") else {
             throw SignatureVerificationError(.missingSignature, "the message has no Signature field", label: label)
         }
         let signatures: SFDictionary
         do {
-            signatures = try SFParser.parseDictionary(
-                signatureValues.count == 1 ? signatureValues[0] : signatureValues.joined(separator: ", "),
-                limits: configuration.fieldLimits)
+            signatures = try SFParser.parseDictionary(signatureValue, limits: configuration.fieldLimits)
         } catch {
             throw SignatureVerificationError(
                 .malformedSignature, "Signature is not a structured-field dictionary: \(error)", label: label)
@@ -197,74 +308,20 @@ public struct SignatureVerifier: Sendable {
                 .malformedSignature, "the Signature member \"\(label)\" is not a byte sequence", label: label)
         }
 
-        // Key, algorithm, module.
-        if let mistyped = parameters.mistypedParameter {
-            throw SignatureVerificationError(
-                .malformedSignatureInput, "the parameter \"\(mistyped)\" of \"\(label)\" has the wrong type",
-                label: label)
-        }
-        guard let keyID = parameters.keyID else {
-            throw SignatureVerificationError(.missingParameter, "the signature has no keyid", label: label)
-        }
-        guard let key = keyRing[keyID] else {
-            throw SignatureVerificationError(
-                .unknownKey, "no trusted key has the id \"\(keyID)\"", label: label, keyID: keyID)
-        }
-        let verified = VerifiedSignature(
-            label: label, keyID: keyID, module: key.tag, components: input.components, parameters: parameters)
-        if let algorithm = parameters.algorithm, algorithm != key.algorithm.rawValue {
-            throw failure(
-                .algorithmMismatch, "alg is \"\(algorithm)\" but key \"\(keyID)\" is \(key.algorithm)", verified)
-        }
-        if let module = key.tag {
-            guard let tag = parameters.tag else {
-                throw failure(.tagMismatch, "the signature has no tag; key \"\(keyID)\" signs for \"\(module)\"", verified)
-            }
-            guard tag == module else {
-                throw failure(
-                    .tagMismatch, "tag is \"\(tag)\" but key \"\(keyID)\" signs for \"\(module)\"", verified)
-            }
-        }
-
-        // Time.
-        let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        let skew = configuration.allowedClockSkew.components.seconds
-        let maximumAge = configuration.maximumAge.components.seconds
-        guard let created = parameters.created else {
-            throw failure(.missingParameter, "the signature has no created time", verified)
-        }
-        guard created <= nowSeconds + skew else {
-            throw failure(
-                .createdInFuture,
-                "created is \(created - nowSeconds) s in the future, more than the allowed skew of \(skew) s",
-                verified)
-        }
-        guard nowSeconds - created <= maximumAge else {
-            throw failure(
-                .tooOld, "created is \(nowSeconds - created) s ago, more than the maximum age of \(maximumAge) s",
-                verified)
-        }
-        var acceptableUntil = created + maximumAge
-        if let expires = parameters.expires {
-            guard nowSeconds <= expires + skew else {
-                throw failure(.expired, "the signature expired \(nowSeconds - expires) s ago", verified)
-            }
-            acceptableUntil = min(acceptableUntil, expires + skew)
-        } else if configuration.requiresExpires {
-            throw failure(.missingParameter, "the signature has no expires time", verified)
-        }
-        if configuration.requiresNonce && parameters.nonce == nil {
-            throw failure(.missingParameter, "the signature has no nonce", verified)
-        }
+        // Key, algorithm, module, time.
+        let decoded = input.parameters.decoded()
+        let (key, acceptableUntil) = try checkParameters(decoded, label: label, now: now)
+        let keyID = key.id
 
         // Coverage.
         for required in configuration.requiredComponents where !input.components.contains(required) {
-            throw failure(.missingComponent, "the signature does not cover \(required), which is required", verified)
+            throw failure(
+                .missingComponent, "the signature does not cover \(required), which is required", label: label, keyID: keyID)
         }
         if configuration.requiresContentDigest && message.hasBody && !input.components.contains(.contentDigest) {
             throw failure(
                 .missingComponent, "the message has a body but the signature does not cover \"content-digest\"",
-                verified)
+                label: label, keyID: keyID)
         }
 
         // The MAC.
@@ -282,35 +339,39 @@ public struct SignatureVerifier: Sendable {
                 Result { () throws(SigningError) in try key.secret.isValidAuthenticationCode(signature, for: bytes) }
             }.get()
         } catch {
-            throw failure(.cryptoFailure, error.message, verified)
+            throw failure(.cryptoFailure, error.message, label: label, keyID: keyID)
         }
         guard valid else {
             throw failure(
                 .invalidSignature,
-                "the signature does not match the message; compare the signature bases (swifty-sign base)", verified)
+                "the signature does not match the message; compare the signature bases (swifty-sign base)",
+                label: label, keyID: keyID)
         }
 
         // The body.
-        let digestValues = message.headers.values(for: "Content-Digest")
-        if !digestValues.isEmpty {
+        if let digestValue = MessageText.combinedValue(in: message.headers, lowercaseName: "content-digest") {
             let verdict: ContentDigest.Verdict
             do {
-                verdict = try ContentDigest.check(
-                    fieldValue: digestValues.joined(separator: ", "), body: message.body ?? Data())
+                verdict = try ContentDigest.check(fieldValue: digestValue, body: message.body ?? Data())
             } catch {
-                throw failure(.cryptoFailure, error.message, verified)
+                throw failure(.cryptoFailure, error.message, label: label, keyID: keyID)
             }
             switch verdict {
             case .valid: break
             case .mismatch(let algorithm):
-                throw failure(.digestMismatch, "the body does not match its \(algorithm) Content-Digest", verified)
+                throw failure(
+                    .digestMismatch, "the body does not match its \(algorithm) Content-Digest", label: label, keyID: keyID)
             case .noSupportedAlgorithm:
-                throw failure(.digestMismatch, "Content-Digest names no supported algorithm (sha-256, sha-512)", verified)
+                throw failure(
+                    .digestMismatch, "Content-Digest names no supported algorithm (sha-256, sha-512)", label: label,
+                    keyID: keyID)
             case .malformed(let reason):
-                throw failure(.digestMismatch, reason, verified)
+                throw failure(.digestMismatch, reason, label: label, keyID: keyID)
             }
         }
-        return Checked(
-            verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
+        let verified = VerifiedSignature(
+            label: label, keyID: keyID, module: key.tag, created: decoded.created ?? 0, expires: decoded.expires,
+            nonce: decoded.nonce, signatureInputField: inputField)
+        return Checked(verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
     }
 }

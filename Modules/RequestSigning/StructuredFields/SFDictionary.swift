@@ -40,6 +40,18 @@ public struct SFDictionary: Hashable, Sendable, Sequence {
     /// Iterates the members in order.
     public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
 
+    /// Sets a member, replacing one with the same key in place or appending; returns whether it
+    /// was appended.
+    @discardableResult
+    mutating func set(_ key: String, _ member: SFMember) -> Bool {
+        for index in entries.indices where entries[index].key == key {
+            entries[index].member = member
+            return false
+        }
+        entries.append(Entry(key: key, member: member))
+        return true
+    }
+
     /// The member for `key`; setting replaces it in place or appends, `nil` removes.
     public subscript(key: String) -> SFMember? {
         get { entries.first { $0.key == key }?.member }

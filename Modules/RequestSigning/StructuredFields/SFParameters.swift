@@ -35,6 +35,18 @@ public struct SFParameters: Hashable, Sendable, Sequence, ExpressibleByDictionar
     /// Iterates the parameters in order.
     public func makeIterator() -> IndexingIterator<[Parameter]> { elements.makeIterator() }
 
+    /// Sets a value, replacing one with the same key in place or appending; returns whether it
+    /// was appended.
+    @discardableResult
+    mutating func set(_ key: String, _ value: SFBareItem) -> Bool {
+        for index in elements.indices where elements[index].key == key {
+            elements[index].value = value
+            return false
+        }
+        elements.append(Parameter(key: key, value: value))
+        return true
+    }
+
     /// The value for `key`; setting replaces the value in place or appends, `nil` removes.
     public subscript(key: String) -> SFBareItem? {
         get { elements.first { $0.key == key }?.value }

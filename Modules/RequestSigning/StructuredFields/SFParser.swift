@@ -145,11 +145,10 @@ struct SFScanner {
             } else {
                 member = .item(SFItem(.boolean(true), parameters: try parseParameters()))
             }
-            if dictionary[key] == nil && dictionary.count >= limits.maximumMembers {
+            if dictionary.set(key, member) && dictionary.count > limits.maximumMembers {
                 throw StructuredFieldError(
                     .tooManyElements, "more than \(limits.maximumMembers) dictionary members", offset: index)
             }
-            dictionary[key] = member
             skipOptionalWhitespace()
             if atEnd { break }
             guard current == UInt8(ascii: ",") else { throw failure("expected ',' but found \(describeCurrent())") }
@@ -205,11 +204,10 @@ struct SFScanner {
                 index += 1
                 value = try parseBareItem()
             }
-            if parameters[key] == nil && parameters.count >= limits.maximumParameters {
+            if parameters.set(key, value) && parameters.count > limits.maximumParameters {
                 throw StructuredFieldError(
                     .tooManyElements, "more than \(limits.maximumParameters) parameters", offset: index)
             }
-            parameters[key] = value
         }
         return parameters
     }

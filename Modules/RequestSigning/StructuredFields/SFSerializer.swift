@@ -68,13 +68,15 @@ enum SFSerializer {
     }
 
     static func appendKey(_ key: String, to output: inout [UInt8]) throws(StructuredFieldError) {
-        let utf8 = key.utf8
-        guard let first = utf8.first, SFCharacters.isKeyStart(first),
-            utf8.dropFirst().allSatisfy(SFCharacters.isKeyCharacter)
-        else {
+        let valid = ByteText.withBytes(key) { bytes in
+            guard let first = bytes.first, SFCharacters.isKeyStart(first) else { return false }
+            for byte in bytes.dropFirst() where !SFCharacters.isKeyCharacter(byte) { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        guard valid else {
             throw StructuredFieldError(.invalidValue, "\"\(key)\" is not a valid key (lowercase letters, digits, _-.*)")
         }
-        output.append(contentsOf: utf8)
     }
 
     static func appendBareItem(_ item: SFBareItem, to output: inout [UInt8]) throws(StructuredFieldError) {
@@ -113,21 +115,14 @@ enum SFSerializer {
     static func appendDecimalDigits(of value: Int64, to output: inout [UInt8]) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        if magnitude == 0 {
-            output.append(UInt8(ascii: "0"))
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var position = 20
+            repeat {
+                position -= 1
+                digits[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[index]) }
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position..<20]))
         }
     }
 
@@ -151,15 +146,25 @@ enum SFSerializer {
     }
 
     static func appendString(_ value: String, to output: inout [UInt8]) throws(StructuredFieldError) {
-        output.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            guard byte >= 0x20 && byte <= 0x7E else {
-                throw StructuredFieldError(.invalidValue, "a string may hold printable ASCII only")
+        let valid = ByteText.withBytes(value) { bytes in
+            var plain = true
+            for byte in bytes {
+                guard byte >= 0x20 && byte <= 0x7E else { return false }
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { plain = false }
             }
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
-            output.append(byte)
+            output.append(UInt8(ascii: "\""))
+            if plain {
+                output.append(contentsOf: bytes)
+            } else {
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
+                    output.append(byte)
+                }
+            }
+            output.append(UInt8(ascii: "\""))
+            return true
         }
-        output.append(UInt8(ascii: "\""))
+        guard valid else { throw StructuredFieldError(.invalidValue, "a string may hold printable ASCII only") }
     }
 }
 

@@ -12,6 +12,8 @@ case "server":
     exit(await ServerBenchmark.run(Array(arguments.dropFirst())))
 case "transport":
     exit(await TransportBenchmark.run(Array(arguments.dropFirst())))
+case "signing":
+    await SigningBenchmark.run(arguments: Array(arguments.dropFirst()))
 default:
     print(
         """
@@ -19,6 +21,7 @@ default:
           core        building requests from service cases (ServiceCore)
           server      HTTP server answering small JSON after an async hop (for wrk)
           transport   the libcurl and URLSession transports against a loopback upstream
+          signing     signing and verifying requests against raw OpenSSL HMAC (RequestSigning)
         """
     )
     exit(arguments.first == nil || arguments.first == "--help" ? 0 : 64)

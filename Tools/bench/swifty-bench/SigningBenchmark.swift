@@ -1,0 +1,198 @@
+import Foundation
+import RequestSigning
+import ServiceCore
+
+/// Measures signing and verifying typical requests against the floor of raw OpenSSL calls over
+/// the same bytes (issue 4): HMAC-SHA-256 of the signature base through one reused keyed
+/// `EVP_MAC` context, plus SHA-256 of the body when there is one. Signing must cost at most 3x
+/// the floor, verifying at most 4x.
+enum SigningBenchmark {
+    struct Case {
+        var name: String
+        var request: HTTPRequest
+        var signer: RequestSigner
+    }
+
+    static func run(arguments: [String]) async {
+        let iterations = max(1_000, Int(arguments.first ?? "") ?? 100_000)
+        let rounds = max(3, Int(arguments.dropFirst().first ?? "") ?? 9)
+        let secret = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
+        let key = try! SigningKey(id: "user-2026-11", tag: "UserModule", secret: secret)
+        let baseline = try! OpenSSLBaseline(secret: secret)
+
+        let get = HTTPRequest(
+            method: .get,
+            url: URL(string: "https://api.example.com/v1/users/42/feed?limit=20&cursor=eyJpZCI6MTIzNH0&fields=id%2Cname")!,
+            headers: ["Accept": "application/json", "User-Agent": "swiftyd/1.0", "X-Request-ID": "7f0c2a9e-41d4"])
+        let json = "{\"payer\":\"alice\",\"payee\":\"bob\",\"amountMinor\":12345,\"currency\":\"EUR\",\"reference\":\"inv-2026-11-30-000042\",\"memo\":\""
+        let memo = String(repeating: "x", count: 256 - json.utf8.count - 2)
+        let body = Data((json + memo + "\"}").utf8)
+        precondition(body.count == 256)
+        let post = HTTPRequest(
+            method: .post, url: URL(string: "https://api.example.com/v1/users/42/payments?dry_run=false")!,
+            headers: ["Content-Type": "application/json", "Idempotency-Key": "9f1c2b7e-2f1d-4c55-9a7e-0b6f3f1e2d4c"],
+            body: body)
+        let getSigner = try! RequestSigner(
+            key: key, configuration: RequestSigner.Configuration(components: [.method, .authority, .path, .query, try! .field("accept")]))
+        let postSigner = try! RequestSigner(key: key)
+        let cases = [
+            Case(name: "GET with query", request: get, signer: getSigner),
+            Case(name: "POST, 256-byte JSON body", request: post, signer: postSigner),
+        ]
+
+        print(
+            "signing benchmark: \(rounds) rounds of \(iterations) operations per measurement, interleaved in slices"
+                + " of 500; thread CPU time (CLOCK_THREAD_CPUTIME_ID), median ns/op")
+        for benchmark in cases {
+            await measure(benchmark, key: key, baseline: baseline, iterations: iterations, rounds: rounds)
+        }
+        compareContexts(key: key, baseline: baseline, base: sampleBase(cases[0]), iterations: iterations, rounds: rounds)
+    }
+
+    /// A base as the signer builds it (random nonce, so the same length as in real use).
+    static func sampleBase(_ benchmark: Case) -> [UInt8] {
+        var message = try! SignableMessage(benchmark.request)
+        return try! benchmark.signer.signatureBase(for: &message).bytes
+    }
+
+    /// What a server builds from the received request: the raw target and a `Host` field.
+    static func received(_ request: HTTPRequest) -> SignableMessage {
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
+        var target = components.percentEncodedPath
+        if let query = components.percentEncodedQuery { target += "?" + query }
+        var headers = HTTPHeaders([("Host", components.host!)])
+        headers.append(contentsOf: request.headers)
+        return try! SignableMessage(method: request.method.rawValue, requestTarget: target, headers: headers, body: request.body)
+    }
+
+    static func measure(_ benchmark: Case, key: SigningKey, baseline: OpenSSLBaseline, iterations: Int, rounds: Int) async {
+        let base = sampleBase(benchmark)
+        let body = benchmark.request.body.map { Array($0) }
+        var prepared = try! SignableMessage(benchmark.request)
+        let components = try! SignatureInput.parse(
+            fieldValue: benchmark.signer.sign(benchmark.request).headers["Signature-Input"]!)[0].components.count
+        print("\n\(benchmark.name): \(benchmark.request.method) \(benchmark.request.url.absoluteString)")
+        print("  \(components) covered components, base \(base.count) bytes, body \(body?.count ?? 0) bytes")
+
+        // Verification inputs: distinct signatures (fresh nonces), verified once each; the
+        // verifier (and its replay guard) is renewed when the batch wraps.
+        let signedBatch = (0..<4_096).map { _ in received(try! benchmark.signer.sign(benchmark.request)) }
+
+        // Each round interleaves the measurements in slices of 500 operations, so that load from
+        // other processes falls on all of them alike.
+        let slice = 500
+        let slices = max(1, iterations / slice)
+        var floor: [Double] = []
+        var sign: [Double] = []
+        var signPrepared: [Double] = []
+        var verify: [Double] = []
+        var sink = 0
+        var next = 0
+        var verifier = makeVerifier(key)
+        for _ in 0..<rounds {
+            var totals = [Double](repeating: 0, count: 4)
+            let clock = ThreadCPUClock()
+            for _ in 0..<slices {
+                totals[0] += clock.measure {
+                    for _ in 0..<slice {
+                        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { output in
+                            base.withUnsafeBytes { sink &+= baseline.mac($0, into: output) }
+                            if let body { body.withUnsafeBytes { sink &+= baseline.digest($0, into: output) } }
+                        }
+                    }
+                }
+                totals[1] += clock.measure {
+                    for _ in 0..<slice { sink &+= try! benchmark.signer.sign(benchmark.request).headers.count }
+                }
+                totals[2] += clock.measure {
+                    for _ in 0..<slice {
+                        var message = prepared
+                        try! benchmark.signer.sign(&message)
+                        sink &+= message.headers.count
+                    }
+                }
+                let start = clock.now()
+                for _ in 0..<slice {
+                    if next == signedBatch.count {
+                        next = 0
+                        verifier = makeVerifier(key)
+                    }
+                    sink &+= try! await verifier.verify(signedBatch[next]).keyID.utf8.count
+                    next += 1
+                }
+                totals[3] += clock.now() - start
+            }
+            let count = Double(slices * slice)
+            floor.append(totals[0] / count)
+            sign.append(totals[1] / count)
+            signPrepared.append(totals[2] / count)
+            verify.append(totals[3] / count)
+        }
+        prepared.headers = HTTPHeaders()
+        precondition(sink != 0)
+        let floorMedian = median(floor)
+        let signMedian = median(sign)
+        let verifyMedian = median(verify)
+        print(String(format: "  floor (raw EVP_MAC HMAC-SHA-256 of the base%@): %7.0f ns/op", body == nil ? "" : " + EVP_Digest SHA-256 of the body", floorMedian))
+        print(
+            String(
+                format: "  sign (HTTPRequest in, signed HTTPRequest out):    %7.0f ns/op  = %.2fx floor (limit 3x: %@)",
+                signMedian, signMedian / floorMedian, signMedian <= 3 * floorMedian ? "met" : "MISSED"))
+        print(
+            String(
+                format: "  sign (prepared SignableMessage, no URL parsing):  %7.0f ns/op  = %.2fx floor",
+                median(signPrepared), median(signPrepared) / floorMedian))
+        print(
+            String(
+                format: "  verify (incl. replay guard):                      %7.0f ns/op  = %.2fx floor (limit 4x: %@)",
+                verifyMedian, verifyMedian / floorMedian, verifyMedian <= 4 * floorMedian ? "met" : "MISSED"))
+        print(
+            String(
+                format: "  spread over rounds: floor %.0f-%.0f, sign %.0f-%.0f, verify %.0f-%.0f ns/op",
+                floor.min()!, floor.max()!, sign.min()!, sign.max()!, verify.min()!, verify.max()!))
+    }
+
+    /// HMAC of the same base: raw context, our pooled keyed contexts, and a duplicate per use.
+    static func compareContexts(key: SigningKey, baseline: OpenSSLBaseline, base: [UInt8], iterations: Int, rounds: Int) {
+        var raw: [Double] = []
+        var pooled: [Double] = []
+        var duplicated: [Double] = []
+        var sink = 0
+        for _ in 0..<rounds {
+            base.withUnsafeBytes { bytes in
+                withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { output in
+                    raw.append(time(iterations) { sink &+= baseline.mac(bytes, into: output) })
+                    pooled.append(time(iterations) { sink &+= try! key.secret.authenticate(bytes, into: output) })
+                    duplicated.append(
+                        time(iterations) { sink &+= try! key.secret.mac.authenticateUsingDuplicate(bytes, into: output) })
+                }
+            }
+        }
+        precondition(sink != 0)
+        print("\nHMAC-SHA-256 of a \(base.count)-byte base, keyed context reuse:")
+        print(String(format: "  raw reused EVP_MAC context:              %7.0f ns/op", median(raw)))
+        print(String(format: "  pooled keyed contexts (mutex, reset):    %7.0f ns/op", median(pooled)))
+        print(String(format: "  EVP_MAC_CTX_dup per use, then free:      %7.0f ns/op", median(duplicated)))
+    }
+
+    static func time(_ iterations: Int, _ body: () -> Void) -> Double {
+        let clock = ThreadCPUClock()
+        return clock.measure {
+            for _ in 0..<iterations { body() }
+        } / Double(iterations)
+    }
+
+    /// A verifier with a fresh replay guard, as a server has.
+    static func makeVerifier(_ key: SigningKey) -> SignatureVerifier {
+        SignatureVerifier(
+            keyRing: try! KeyRing([key]),
+            configuration: SignatureVerifier.Configuration(requiredComponents: [.method, .authority, .path, .query]),
+            replayGuard: InMemoryReplayGuard(capacity: 1 << 20))
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+    }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+}
