@@ -142,7 +142,8 @@ package enum Base64 {
 
     /// The number of bytes `text` decodes to, or `nil` when it is not base64 (the same rules as
     /// ``decode(_:urlSafe:)``).
-    package static func decodedLength(_ text: UnsafeBufferPointer<UInt8>, urlSafe useURLAlphabet: Bool = false) -> Int? {
+    package static func decodedLength(_ text: UnsafeBufferPointer<UInt8>, urlSafe useURLAlphabet: Bool = false) -> Int?
+    {
         var end = text.count
         var padding = 0
         while end > 0 && text[end - 1] == UInt8(ascii: "=") {
@@ -181,7 +182,9 @@ package enum Base64 {
 
     /// Decodes text already checked with ``decodedLength(_:urlSafe:)`` into `output`, which must
     /// be large enough; returns the length.
-    package static func decodeValidated(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer) -> Int {
+    package static func decodeValidated(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer)
+        -> Int
+    {
         var end = text.count
         while end > 0 && text[end - 1] == UInt8(ascii: "=") { end -= 1 }
         return sextets.withUnsafeBufferPointer { table in

@@ -26,7 +26,8 @@ enum ByteText {
     /// Whether `text` equals a lowercase ASCII literal, ignoring ASCII case.
     @inline(__always)
     static func equalsIgnoringCase(_ text: String, _ literal: StaticString) -> Bool {
-        equalsIgnoringCase(text, lowercase: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        equalsIgnoringCase(
+            text, lowercase: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Whether every byte is visible ASCII or non-ASCII (nothing at or below space, no DEL):
@@ -52,7 +53,9 @@ enum ByteText {
 
     /// The length of `authority` without the scheme's default port (`:443` for https, `:80` for
     /// http), looking at the bytes only.
-    static func lengthWithoutDefaultPort(_ authority: UnsafeBufferPointer<UInt8>, scheme: UnsafeBufferPointer<UInt8>) -> Int {
+    static func lengthWithoutDefaultPort(_ authority: UnsafeBufferPointer<UInt8>, scheme: UnsafeBufferPointer<UInt8>)
+        -> Int
+    {
         let port: StaticString
         if equalsIgnoringCase(scheme, "https") {
             port = ":443"

@@ -54,7 +54,13 @@ struct ByteWriter: ~Copyable {
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        (start + count).update(from: source, count: bytes.count)
+        let destination = start + count
+        if bytes.count <= 16 {
+            // Short pieces (quotes, names, separators) are cheaper copied inline than via memmove.
+            for index in 0..<bytes.count { destination[index] = source[index] }
+        } else {
+            destination.update(from: source, count: bytes.count)
+        }
         count += bytes.count
     }
 
@@ -86,20 +92,24 @@ struct ByteWriter: ~Copyable {
     /// Appends an integer's decimal digits.
     mutating func append(decimal value: Int64) {
         reserve(20)
-        if value < 0 { append(UInt8(ascii: "-")) }
+        if value < 0 {
+            start[count] = UInt8(ascii: "-")
+            count += 1
+        }
         var magnitude = value.magnitude
-        var digits = 0
-        var probe = magnitude
+        // Digits are written backwards into the end of a 20-byte window, then moved down.
+        let window = start + count
+        var position = 20
         repeat {
-            digits += 1
-            probe /= 10
-        } while probe > 0
-        var position = count + digits - 1
-        repeat {
-            start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
             position -= 1
+            let quotient = magnitude / 10
+            window[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
+            magnitude = quotient
         } while magnitude > 0
+        let digits = 20 - position
+        if position > 0 {
+            for index in 0..<digits { window[index] = window[position + index] }
+        }
         count += digits
     }
 }

@@ -203,7 +203,8 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
             switch parameter.key {
             case "sf", "bs", "tr", "req":
                 guard parameter.value == .boolean(true) else {
-                    throw SigningError(.invalidComponent, "the \"\(parameter.key)\" parameter of \"\(name)\" takes no value")
+                    throw SigningError(
+                        .invalidComponent, "the \"\(parameter.key)\" parameter of \"\(name)\" takes no value")
                 }
                 guard parameter.key == "req" || !isDerived else {
                     throw SigningError(.invalidComponent, "\"\(parameter.key)\" applies to fields, not to \"\(name)\"")
@@ -216,7 +217,8 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
                 flags.insert("key")
             case "name":
                 guard name == "@query-param", parameter.value.stringValue != nil else {
-                    throw SigningError(.invalidComponent, "\"name\" needs a string value and applies to @query-param only")
+                    throw SigningError(
+                        .invalidComponent, "\"name\" needs a string value and applies to @query-param only")
                 }
                 flags.insert("name")
             default:

@@ -24,8 +24,10 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, CustomStringConvert
         var ok = false
         let digest = [UInt8](unsafeUninitializedCapacity: digestLength) { output, count in
             var written: UInt32 = 0
-            ok = EVP_Digest(data.baseAddress ?? UnsafeRawPointer(output.baseAddress!), data.count,
-                output.baseAddress, &written, md, nil) == 1
+            ok =
+                EVP_Digest(
+                    data.baseAddress ?? UnsafeRawPointer(output.baseAddress!), data.count,
+                    output.baseAddress, &written, md, nil) == 1
             count = ok ? Int(written) : 0
         }
         guard ok, digest.count == digestLength else { throw SigningError.openSSL("EVP_Digest (\(self))") }

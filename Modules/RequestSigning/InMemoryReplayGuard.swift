@@ -14,10 +14,36 @@ public final class InMemoryReplayGuard: ReplayGuard {
     /// The most nonces held at once.
     public let capacity: Int
 
-    /// A nonce of one key.
-    private struct Key: Hashable {
-        var keyID: String
-        var nonce: String
+    /// A nonce of one key: the key id, a NUL and the nonce, packed into 47 bytes inline (no heap
+    /// strings to chase when hashing and comparing), or kept as strings when longer.
+    private enum Key: Hashable {
+        case packed(UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+        case long(String, String)
+
+        init(keyID: String, nonce: String) {
+            let length = keyID.utf8.count + 1 + nonce.utf8.count
+            guard length <= 47 else {
+                self = .long(keyID, nonce)
+                return
+            }
+            var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { buffer in
+                buffer[0] = UInt8(length)
+                ByteText.withBytes(keyID) { key in
+                    ByteText.withBytes(nonce) { nonce in
+                        // Offset 1 + key.count stays 0: the NUL separator.
+                        if let source = key.baseAddress, key.count > 0 {
+                            buffer.baseAddress!.advanced(by: 1).copyMemory(from: source, byteCount: key.count)
+                        }
+                        if let source = nonce.baseAddress, nonce.count > 0 {
+                            buffer.baseAddress!.advanced(by: 2 + key.count).copyMemory(
+                                from: source, byteCount: nonce.count)
+                        }
+                    }
+                }
+            }
+            self = .packed(words.0, words.1, words.2, words.3, words.4, words.5)
+        }
     }
 
     private struct State {
@@ -50,8 +76,12 @@ public final class InMemoryReplayGuard: ReplayGuard {
 
     /// Records a nonce unless it is held and unexpired; see ``ReplayGuard``.
     nonisolated(nonsending)
-    public func checkAndRemember(nonce: String, keyID: String, expiresAt: Date, now: Date) async -> ReplayCheckResult {
-        record(key: Key(keyID: keyID, nonce: nonce), expiresAt: expiresAt.timeIntervalSince1970, now: now.timeIntervalSince1970)
+        public func checkAndRemember(nonce: String, keyID: String, expiresAt: Date, now: Date) async
+        -> ReplayCheckResult
+    {
+        record(
+            key: Key(keyID: keyID, nonce: nonce), expiresAt: expiresAt.timeIntervalSince1970,
+            now: now.timeIntervalSince1970)
     }
 
     private func record(key: Key, expiresAt: Double, now: Double) -> ReplayCheckResult {
@@ -92,7 +122,8 @@ public final class InMemoryReplayGuard: ReplayGuard {
         let live = state.expiries.filter { $0.value > now }
         var keys: [Key] = []
         var expiries: [Double] = []
-        for index in state.head..<state.orderKeys.count where live[state.orderKeys[index]] == state.orderExpiries[index] {
+        for index in state.head..<state.orderKeys.count where live[state.orderKeys[index]] == state.orderExpiries[index]
+        {
             keys.append(state.orderKeys[index])
             expiries.append(state.orderExpiries[index])
         }

@@ -34,22 +34,10 @@ package final class OpenSSLBaseline: @unchecked Sendable {
     package func digest(_ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
         var written: UInt32 = 0
         guard
-            EVP_Digest(data.baseAddress, data.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self),
+            EVP_Digest(
+                data.baseAddress, data.count, output.baseAddress?.assumingMemoryBound(to: UInt8.self),
                 &written, sha256, nil) == 1
         else { return 0 }
         return Int(written)
-    }
-}
-
-/// Scratch.
-package enum SecureRandomProbe {
-    package static func nonce() throws -> String { try NonceSource.nonce() }
-}
-
-extension SignatureVerifier {
-    /// Scratch: every check but the replay guard.
-    package func scratchCheck(_ message: SignableMessage, fast: Bool) -> Bool {
-        if fast { return fastCheck(message, now: clock()) != nil }
-        return (try? check(message, now: clock())) != nil
     }
 }

@@ -14,7 +14,7 @@ public protocol ReplayGuard: Sendable {
     ///   - now: The verifier's current time.
     /// - Returns: Whether the nonce is fresh, replayed, or could not be recorded.
     nonisolated(nonsending)
-    func checkAndRemember(nonce: String, keyID: String, expiresAt: Date, now: Date) async -> ReplayCheckResult
+        func checkAndRemember(nonce: String, keyID: String, expiresAt: Date, now: Date) async -> ReplayCheckResult
 }
 
 /// The answer of a ``ReplayGuard``.

@@ -69,6 +69,8 @@ public struct RequestSigner: Sendable {
     let keyParameterBytes: [UInt8]
     /// `label=`.
     let labelBytes: [UInt8]
+    /// `label=:`.
+    let signaturePrefixBytes: [UInt8]
     /// Whole seconds of ``Configuration/lifetime``.
     let lifetimeSeconds: Int64?
 
@@ -136,7 +138,7 @@ public struct RequestSigner: Sendable {
     public init(
         key: SigningKey,
         configuration: Configuration = Configuration(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = SystemClock.now
     ) throws(SigningError) {
         var label: [UInt8] = []
         do {
@@ -175,6 +177,7 @@ public struct RequestSigner: Sendable {
         self.digestPlan = Plan(digest)
         self.keyParameterBytes = keyBytes
         self.labelBytes = label
+        self.signaturePrefixBytes = label + [UInt8(ascii: ":")]
         self.lifetimeSeconds = seconds
     }
 
@@ -220,7 +223,8 @@ public struct RequestSigner: Sendable {
             }
         }
         let fields = try outcome.get()
-        Self.setFields(input: fields.input, signature: fields.signature, label: configuration.label, in: &signed.headers)
+        Self.setFields(
+            input: fields.input, signature: fields.signature, label: configuration.label, in: &signed.headers)
         return signed
     }
 
@@ -275,7 +279,8 @@ public struct RequestSigner: Sendable {
                 case .appended: break
                 case .absent:
                     return SigningError(
-                        .missingComponent, "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
+                        .missingComponent,
+                        "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
                 case .invalid(let reason):
                     return SigningError(
                         .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
@@ -323,10 +328,9 @@ public struct RequestSigner: Sendable {
             } catch {
                 return .failure(error)
             }
-            var prefix = labelBytes
-            prefix.append(UInt8(ascii: ":"))
             let signature = Base64.string(
-                prefix: prefix, encoding: UnsafeRawBufferPointer(rebasing: mac[..<length]), suffix: UInt8(ascii: ":"))
+                prefix: signaturePrefixBytes, encoding: UnsafeRawBufferPointer(rebasing: mac[..<length]),
+                suffix: UInt8(ascii: ":"))
             let input = String(unsafeUninitializedCapacity: labelBytes.count + inner.count) { buffer in
                 let start = buffer.baseAddress!
                 labelBytes.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: $0.count) }
@@ -359,7 +363,8 @@ public struct RequestSigner: Sendable {
         let fields = try base.withUnsafeBufferPointer { base in
             inner.withUnsafeBufferPointer { inner in signatureFields(base: base, inner: inner) }
         }.get()
-        Self.setFields(input: fields.input, signature: fields.signature, label: configuration.label, in: &message.headers)
+        Self.setFields(
+            input: fields.input, signature: fields.signature, label: configuration.label, in: &message.headers)
         return try signatureInput(components: components, inner: inner)
     }
 
@@ -428,7 +433,9 @@ public struct RequestSigner: Sendable {
     }
 
     /// The signature input that `inner` (the serialised inner list) describes.
-    private func signatureInput(components: [ComponentIdentifier], inner: [UInt8]) throws(SigningError) -> SignatureInput {
+    private func signatureInput(components: [ComponentIdentifier], inner: [UInt8]) throws(SigningError)
+        -> SignatureInput
+    {
         let text = String(decoding: configuration.label.utf8 + [UInt8(ascii: "=")] + inner, as: UTF8.self)
         guard let input = try SignatureInput.parse(fieldValue: text).first else {
             throw SigningError(.invalidConfiguration, "the signature input could not be read back")
@@ -460,11 +467,15 @@ public struct RequestSigner: Sendable {
     /// Adds `Signature-Input` and `Signature`, replacing a member with the same label and keeping
     /// the others.
     static func setFields(input: String, signature: String, label: String, in headers: inout HTTPHeaders) {
-        if !MessageText.contains(headers, lowercaseName: "signature-input")
-            && !MessageText.contains(headers, lowercaseName: "signature")
-        {
-            headers.add(name: "Signature-Input", value: input)
-            headers.add(name: "Signature", value: signature)
+        let existing = MessageText.signatureFields(in: headers)
+        if existing.input == nil && existing.signature == nil {
+            // One new array with room for both fields, instead of growing a shared one twice.
+            var fields: [HTTPHeaders.Field] = []
+            fields.reserveCapacity(headers.count + 2)
+            fields.append(contentsOf: headers.fields)
+            fields.append(HTTPHeaders.Field(name: "Signature-Input", value: input))
+            fields.append(HTTPHeaders.Field(name: "Signature", value: signature))
+            headers = HTTPHeaders(fields)
             return
         }
         setMember(input, label: label, field: "Signature-Input", in: &headers)

@@ -115,7 +115,8 @@ extension SignableMessage {
         }
     }
 
-    private func appendQueryParameter(of component: ComponentIdentifier, to output: inout [UInt8]) throws(SigningError) {
+    private func appendQueryParameter(of component: ComponentIdentifier, to output: inout [UInt8]) throws(SigningError)
+    {
         guard let wanted = component.parameters["name"]?.stringValue else {
             throw SigningError(.invalidComponent, "\"@query-param\" needs a \"name\" parameter")
         }
@@ -191,7 +192,8 @@ extension SignableMessage {
                 throw SigningError(.invalidComponent, "\(component): the field is not a dictionary (\(error))")
             }
             guard let member = dictionary[key] else {
-                throw SigningError(.missingComponent, "the dictionary field \"\(component.name)\" has no key \"\(key)\"")
+                throw SigningError(
+                    .missingComponent, "the dictionary field \"\(component.name)\" has no key \"\(key)\"")
             }
             do {
                 try SFSerializer.appendMember(member, to: &output)
@@ -242,7 +244,9 @@ extension SignableMessage {
         return count > 0 ? .appended : .absent
     }
 
-    private static func appendStructured(_ value: String, name: String, to output: inout [UInt8]) throws(StructuredFieldError) {
+    private static func appendStructured(_ value: String, name: String, to output: inout [UInt8])
+        throws(StructuredFieldError)
+    {
         switch structuredFieldTypes[name] {
         case .dictionary: try SFSerializer.appendDictionary(try SFParser.parseDictionary(value), to: &output)
         case .list: try SFSerializer.appendList(try SFParser.parseList(value), to: &output)

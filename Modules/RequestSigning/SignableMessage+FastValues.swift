@@ -3,7 +3,9 @@ import ServiceCore
 extension SignableMessage {
     /// Writes the cleaned values of every field named by the lowercase bytes `name`, joined with
     /// `", "` (the same values as ``appendCombinedValue(of:in:to:)``).
-    static func writeField(_ name: UnsafeBufferPointer<UInt8>, in fields: HTTPHeaders, to writer: inout ByteWriter) -> FieldAppend {
+    static func writeField(_ name: UnsafeBufferPointer<UInt8>, in fields: HTTPHeaders, to writer: inout ByteWriter)
+        -> FieldAppend
+    {
         var count = 0
         for field in fields where ByteText.equalsIgnoringCase(field.name, lowercase: name) {
             if count > 0 {
@@ -53,7 +55,9 @@ extension SignableMessage {
         if ByteText.equals(name, "@target-uri") {
             ByteText.withBytes(scheme) { writer.appendLowercased($0) }
             writer.append("://")
-            guard writeAuthority(to: &writer), writeVisible(path.isEmpty ? "/" : path, to: &writer) else { return false }
+            guard writeAuthority(to: &writer), writeVisible(path.isEmpty ? "/" : path, to: &writer) else {
+                return false
+            }
             guard let query else { return true }
             writer.append(UInt8(ascii: "?"))
             return writeVisible(query, to: &writer)

@@ -90,7 +90,9 @@ public struct SignableMessage: Sendable {
     ) throws(SigningError) {
         self.init(method: method, scheme: scheme, authority: "", path: "", headers: headers, body: body)
         self.requestTarget = requestTarget
-        if let host = MessageText.firstValue(in: headers, lowercaseName: "host") { authority = MessageText.trimmed(host) }
+        if let host = MessageText.firstValue(in: headers, lowercaseName: "host") {
+            authority = MessageText.trimmed(host)
+        }
         if requestTarget.hasPrefix("/") {
             let split = Self.splitPathAndQuery(Substring(requestTarget))
             path = split.path

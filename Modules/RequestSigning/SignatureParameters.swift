@@ -61,17 +61,41 @@ public struct SignatureParameters: Hashable, Sendable {
         for parameter in parameters.elements {
             switch parameter.key {
             case "created":
-                if case .integer(let value) = parameter.value { result.created = value } else { result.mistyped = result.mistyped ?? "created" }
+                if case .integer(let value) = parameter.value {
+                    result.created = value
+                } else {
+                    result.mistyped = result.mistyped ?? "created"
+                }
             case "expires":
-                if case .integer(let value) = parameter.value { result.expires = value } else { result.mistyped = result.mistyped ?? "expires" }
+                if case .integer(let value) = parameter.value {
+                    result.expires = value
+                } else {
+                    result.mistyped = result.mistyped ?? "expires"
+                }
             case "nonce":
-                if case .string(let value) = parameter.value { result.nonce = value } else { result.mistyped = result.mistyped ?? "nonce" }
+                if case .string(let value) = parameter.value {
+                    result.nonce = value
+                } else {
+                    result.mistyped = result.mistyped ?? "nonce"
+                }
             case "keyid":
-                if case .string(let value) = parameter.value { result.keyID = value } else { result.mistyped = result.mistyped ?? "keyid" }
+                if case .string(let value) = parameter.value {
+                    result.keyID = value
+                } else {
+                    result.mistyped = result.mistyped ?? "keyid"
+                }
             case "alg":
-                if case .string(let value) = parameter.value { result.algorithm = value } else { result.mistyped = result.mistyped ?? "alg" }
+                if case .string(let value) = parameter.value {
+                    result.algorithm = value
+                } else {
+                    result.mistyped = result.mistyped ?? "alg"
+                }
             case "tag":
-                if case .string(let value) = parameter.value { result.tag = value } else { result.mistyped = result.mistyped ?? "tag" }
+                if case .string(let value) = parameter.value {
+                    result.tag = value
+                } else {
+                    result.mistyped = result.mistyped ?? "tag"
+                }
             default:
                 continue
             }

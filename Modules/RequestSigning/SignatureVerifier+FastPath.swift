@@ -57,7 +57,8 @@ extension SignatureVerifier {
         let digestField = fields.digest
         let limits = configuration.fieldLimits
         return withUnsafeTemporaryAllocation(byteCount: 72, alignment: 8) { signature -> Checked? in
-            guard let signatureLength = Self.signatureBytes(signatureField, label: label, limits: limits, into: signature)
+            guard
+                let signatureLength = Self.signatureBytes(signatureField, label: label, limits: limits, into: signature)
             else { return nil }
             return ByteText.withBytes(inputField) { input -> Checked? in
                 withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 32) { names -> Checked? in
@@ -229,7 +230,8 @@ extension SignatureVerifier {
             label: label, keyID: key.id, module: key.tag, created: created ?? 0, expires: expires,
             nonce: nonce.map { String(decoding: UnsafeBufferPointer(rebasing: input[$0]), as: UTF8.self) },
             signatureInputField: inputField)
-        return Checked(verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
+        return Checked(
+            verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
     }
 
     /// Reads the selected member: an inner list of plain strings (no escapes, no parameters),
@@ -369,7 +371,9 @@ extension SignatureVerifier {
         }
     }
 
-    private static func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Range<Int>, _ second: Range<Int>) -> Bool {
+    private static func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Range<Int>, _ second: Range<Int>)
+        -> Bool
+    {
         sameBytes(bytes, first, UnsafeBufferPointer(rebasing: bytes[second]))
     }
 

@@ -81,7 +81,7 @@ public struct SignatureVerifier: Sendable {
         keyRing: KeyRing,
         configuration: Configuration = Configuration(),
         replayGuard: any ReplayGuard = InMemoryReplayGuard(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = SystemClock.now
     ) {
         self.keyRing = keyRing
         self.configuration = configuration
@@ -99,7 +99,8 @@ public struct SignatureVerifier: Sendable {
     /// - Returns: What was verified: label, key, module, time, nonce.
     /// - Throws: ``SignatureVerificationError`` naming the failed check.
     nonisolated(nonsending)
-    public func verify(_ message: SignableMessage) async throws(SignatureVerificationError) -> VerifiedSignature {
+        public func verify(_ message: SignableMessage) async throws(SignatureVerificationError) -> VerifiedSignature
+    {
         let now = clock()
         let checked = try check(message, now: now)
         if let nonce = checked.verified.nonce {
@@ -156,7 +157,8 @@ public struct SignatureVerifier: Sendable {
         SignatureVerificationError(code, message, label: label, keyID: keyID)
     }
 
-    private func selectInput(in message: SignableMessage) throws(SignatureVerificationError) -> (SignatureInput, String) {
+    private func selectInput(in message: SignableMessage) throws(SignatureVerificationError) -> (SignatureInput, String)
+    {
         guard let value = MessageText.combinedValue(in: message.headers, lowercaseName: "signature-input") else {
             throw SignatureVerificationError(.missingSignature, "the message has no Signature-Input field")
         }
@@ -208,7 +210,8 @@ public struct SignatureVerifier: Sendable {
     ) throws(SignatureVerificationError) -> (key: SigningKey, acceptableUntil: Int64) {
         if let mistyped = decoded.mistyped {
             throw failure(
-                .malformedSignatureInput, "the parameter \"\(mistyped)\" of \"\(label)\" has the wrong type", label: label,
+                .malformedSignatureInput, "the parameter \"\(mistyped)\" of \"\(label)\" has the wrong type",
+                label: label,
                 keyID: nil)
         }
         guard let keyID = decoded.keyID else {
@@ -270,7 +273,8 @@ public struct SignatureVerifier: Sendable {
         var acceptableUntil = created + maximumAge
         if let expires {
             guard nowSeconds <= expires + skew else {
-                throw failure(.expired, "the signature expired \(nowSeconds - expires) s ago", label: label, keyID: keyID)
+                throw failure(
+                    .expired, "the signature expired \(nowSeconds - expires) s ago", label: label, keyID: keyID)
             }
             acceptableUntil = min(acceptableUntil, expires + skew)
         } else if configuration.requiresExpires {
@@ -316,7 +320,8 @@ public struct SignatureVerifier: Sendable {
         // Coverage.
         for required in configuration.requiredComponents where !input.components.contains(required) {
             throw failure(
-                .missingComponent, "the signature does not cover \(required), which is required", label: label, keyID: keyID)
+                .missingComponent, "the signature does not cover \(required), which is required", label: label,
+                keyID: keyID)
         }
         if configuration.requiresContentDigest && message.hasBody && !input.components.contains(.contentDigest) {
             throw failure(
@@ -360,7 +365,8 @@ public struct SignatureVerifier: Sendable {
             case .valid: break
             case .mismatch(let algorithm):
                 throw failure(
-                    .digestMismatch, "the body does not match its \(algorithm) Content-Digest", label: label, keyID: keyID)
+                    .digestMismatch, "the body does not match its \(algorithm) Content-Digest", label: label,
+                    keyID: keyID)
             case .noSupportedAlgorithm:
                 throw failure(
                     .digestMismatch, "Content-Digest names no supported algorithm (sha-256, sha-512)", label: label,
@@ -372,6 +378,7 @@ public struct SignatureVerifier: Sendable {
         let verified = VerifiedSignature(
             label: label, keyID: keyID, module: key.tag, created: decoded.created ?? 0, expires: decoded.expires,
             nonce: decoded.nonce, signatureInputField: inputField)
-        return Checked(verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
+        return Checked(
+            verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
     }
 }

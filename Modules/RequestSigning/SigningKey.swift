@@ -35,7 +35,9 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
         guard secret.count >= Self.minimumSecretLength else {
             throw SigningError(
                 .invalidKey,
-                "the secret of key \"\(id)\" is \(secret.count) bytes; at least \(Self.minimumSecretLength) are required")
+                "the secret of key \"\(id)\" is \(secret.count) bytes; at least \(Self.minimumSecretLength) "
+                    + "are required"
+            )
         }
         self.id = id
         self.algorithm = algorithm
@@ -45,7 +47,8 @@ public struct SigningKey: Sendable, CustomStringConvertible, CustomDebugStringCo
 
     /// Identifier, algorithm and tag; never the secret.
     public var description: String {
-        "SigningKey(id: \"\(id)\", algorithm: \(algorithm), tag: \(tag.map { "\"\($0)\"" } ?? "nil"), secret: <redacted>)"
+        let shownTag = tag.map { "\"\($0)\"" } ?? "nil"
+        return "SigningKey(id: \"\(id)\", algorithm: \(algorithm), tag: \(shownTag), secret: <redacted>)"
     }
 
     /// The same as ``description``.

@@ -19,13 +19,15 @@ struct ContentDigestTests {
 
     @Test func checkVerdicts() throws {
         let body = Array("{\"hello\": \"world\"}".utf8)
-        let both = try ContentDigest.fieldValue(for: body, algorithm: .sha256) + ", "
+        let both =
+            try ContentDigest.fieldValue(for: body, algorithm: .sha256) + ", "
             + ContentDigest.fieldValue(for: body, algorithm: .sha512)
         #expect(try ContentDigest.check(fieldValue: both, body: body) == .valid)
         // An unknown algorithm alongside a good one is ignored; alone it is unsupported.
         let withUnknown = "md5=:Sd/dVLAcvNLSq16eXua5uQ==:, " + (try ContentDigest.fieldValue(for: body))
         #expect(try ContentDigest.check(fieldValue: withUnknown, body: body) == .valid)
-        #expect(try ContentDigest.check(fieldValue: "md5=:Sd/dVLAcvNLSq16eXua5uQ==:", body: body) == .noSupportedAlgorithm)
+        #expect(
+            try ContentDigest.check(fieldValue: "md5=:Sd/dVLAcvNLSq16eXua5uQ==:", body: body) == .noSupportedAlgorithm)
         // The misprinted double-padded value from the draft text is rejected as malformed.
         let doublePad = "sha-256=:RK/0qy18MlBSVnWgjwz6lZEWjP/lF5HF9bvEF8FabDg==:"
         guard case .malformed = try ContentDigest.check(fieldValue: doublePad, body: body) else {
@@ -37,7 +39,8 @@ struct ContentDigestTests {
             return
         }
         // One good member and one bad member: the bad one is reported.
-        let mixed = try ContentDigest.fieldValue(for: body, algorithm: .sha256) + ", "
+        let mixed =
+            try ContentDigest.fieldValue(for: body, algorithm: .sha256) + ", "
             + ContentDigest.fieldValue(for: body + [1], algorithm: .sha512)
         #expect(try ContentDigest.check(fieldValue: mixed, body: body) == .mismatch(.sha512))
     }

@@ -89,17 +89,22 @@ struct HMACTests {
     @Test func descriptionsHideTheSecret() throws {
         let secret = Array("super-secret-key-material-0123456789".utf8)
         let key = try SigningKey(id: "k1", tag: "UserModule", secret: secret)
-        for text in [key.description, key.debugDescription, String(describing: key), String(reflecting: key),
-            key.secret.description, "\(key.secret)"]
-        {
+        for text in [
+            key.description, key.debugDescription, String(describing: key), String(reflecting: key),
+            key.secret.description, "\(key.secret)",
+        ] {
             #expect(!text.contains("super-secret"))
             #expect(text.contains("redacted"))
         }
     }
 
     @Test func signingKeysNeedThirtyTwoBytes() throws {
-        #expect(throws: SigningError.self) { try SigningKey(id: "k", tag: nil, secret: [UInt8](repeating: 1, count: 31)) }
-        #expect(throws: SigningError.self) { try SigningKey(id: "", tag: nil, secret: [UInt8](repeating: 1, count: 32)) }
+        #expect(throws: SigningError.self) {
+            try SigningKey(id: "k", tag: nil, secret: [UInt8](repeating: 1, count: 31))
+        }
+        #expect(throws: SigningError.self) {
+            try SigningKey(id: "", tag: nil, secret: [UInt8](repeating: 1, count: 32))
+        }
         #expect(throws: SigningError.self) {
             try SigningKey(id: "k", tag: "bad\ntag", secret: [UInt8](repeating: 1, count: 32))
         }

@@ -23,7 +23,8 @@ struct InMemoryReplayGuardTests {
         let guardian = InMemoryReplayGuard(capacity: 3)
         for nonce in ["a", "b", "c"] {
             #expect(
-                await guardian.checkAndRemember(nonce: nonce, keyID: "k", expiresAt: start.addingTimeInterval(10), now: start)
+                await guardian.checkAndRemember(
+                    nonce: nonce, keyID: "k", expiresAt: start.addingTimeInterval(10), now: start)
                     == .fresh)
         }
         #expect(

@@ -40,15 +40,18 @@ struct KeyLoadingTests {
             ("crlf", "  " + secret.base64EncodedString() + "\r\n"),
             ("unpadded", String(Data((0..<32).map { UInt8($0) }).base64EncodedString().dropLast())),
         ] {
-            let key = try SigningKey.load(id: "k-\(name)", tag: "UserModule", fromFile: try directory.file(name, content))
+            let key = try SigningKey.load(
+                id: "k-\(name)", tag: "UserModule", fromFile: try directory.file(name, content))
             #expect(key.id == "k-\(name)")
             #expect(key.tag == "UserModule")
             #expect(key.algorithm == .hmacSHA256)
         }
         // The loaded key signs like one made from the same bytes.
-        let loaded = try SigningKey.load(id: "k", tag: nil, fromFile: try directory.file("same", secret.base64EncodedString()))
+        let loaded = try SigningKey.load(
+            id: "k", tag: nil, fromFile: try directory.file("same", secret.base64EncodedString()))
         let direct = try SigningKey(id: "k", tag: nil, secret: Array(secret))
-        #expect(try loaded.secret.authenticationCode(for: [1, 2, 3]) == direct.secret.authenticationCode(for: [1, 2, 3]))
+        #expect(
+            try loaded.secret.authenticationCode(for: [1, 2, 3]) == direct.secret.authenticationCode(for: [1, 2, 3]))
     }
 
     @Test func missingFile() throws {

@@ -17,7 +17,8 @@ struct RequestSignerTests {
         #expect(input.parameters.algorithm == "hmac-sha256")
         #expect(input.parameters.tag == "UserModule")
         #expect(input.parameters.nonce?.utf8.count == 22)
-        #expect(input.parameters.parameters.elements.map(\.key) == ["created", "expires", "nonce", "keyid", "alg", "tag"])
+        #expect(
+            input.parameters.parameters.elements.map(\.key) == ["created", "expires", "nonce", "keyid", "alg", "tag"])
         let signature = try SFParser.parseDictionary(try #require(signed.headers["Signature"]))
         #expect(signature["sig1"]?.item?.bareItem.byteSequenceValue?.count == 32)
         // The request is otherwise unchanged.

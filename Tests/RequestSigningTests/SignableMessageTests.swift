@@ -4,15 +4,16 @@ import ServiceCore
 import Testing
 
 struct SignableMessageTests {
-    @Test(arguments: [
-        ("https://Example.COM/a%2Fb?x=1%202&y", "https", "example.com", "/a%2Fb", "x=1%202&y"),
-        ("https://example.com:443/", "https", "example.com", "/", nil),
-        ("http://example.com:80", "http", "example.com", "/", nil),
-        ("http://example.com:8080/p?", "http", "example.com:8080", "/p", ""),
-        ("https://user:pw@example.com:8443/p#frag", "https", "example.com:8443", "/p", nil),
-        ("https://[::1]:443/v1", "https", "[::1]", "/v1", nil),
-        ("https://[2001:db8::1]/v1?q", "https", "[2001:db8::1]", "/v1", "q"),
-    ] as [(String, String, String, String, String?)])
+    @Test(
+        arguments: [
+            ("https://Example.COM/a%2Fb?x=1%202&y", "https", "example.com", "/a%2Fb", "x=1%202&y"),
+            ("https://example.com:443/", "https", "example.com", "/", nil),
+            ("http://example.com:80", "http", "example.com", "/", nil),
+            ("http://example.com:8080/p?", "http", "example.com:8080", "/p", ""),
+            ("https://user:pw@example.com:8443/p#frag", "https", "example.com:8443", "/p", nil),
+            ("https://[::1]:443/v1", "https", "[::1]", "/v1", nil),
+            ("https://[2001:db8::1]/v1?q", "https", "[2001:db8::1]", "/v1", "q"),
+        ] as [(String, String, String, String, String?)])
     func fromServiceCoreRequests(url: String, scheme: String, authority: String, path: String, query: String?) throws {
         let message = try SignableMessage(HTTPRequest(method: .get, url: try #require(URL(string: url))))
         #expect(message.scheme == scheme)
@@ -28,7 +29,8 @@ struct SignableMessageTests {
         #expect(origin.query == "a=1&b=2")
         #expect(origin.normalizedAuthority == "api.example.com")
         #expect(origin.requestTarget == "/v1/x%2Fy?a=1&b=2")
-        let absolute = try SignableMessage(method: "GET", requestTarget: "http://other.example:80/p?q", headers: headers)
+        let absolute = try SignableMessage(
+            method: "GET", requestTarget: "http://other.example:80/p?q", headers: headers)
         #expect(absolute.scheme == "http")
         #expect(absolute.normalizedAuthority == "other.example")
         #expect(absolute.path == "/p")
@@ -50,7 +52,8 @@ struct SignableMessageTests {
         let message = try SignableMessage(
             method: "GET", requestTarget: "/p?a=1&b=x+y&a=2&c=%7E&e", headers: ["Host": "h"])
         func value(_ name: String) throws -> String {
-            let input = SignatureInput(label: "s", components: [.queryParameter(name)], parameters: SignatureParameters())
+            let input = SignatureInput(
+                label: "s", components: [.queryParameter(name)], parameters: SignatureParameters())
             return String(try SignatureBase(message: message, input: input).text.split(separator: "\n")[0])
         }
         #expect(try value("b") == "\"@query-param\";name=\"b\": x%20y")
@@ -86,7 +89,9 @@ struct SignableMessageTests {
         let input = SignatureInput(
             label: "s", components: [.status, try ComponentIdentifier(parsing: "\"@method\";req")],
             parameters: SignatureParameters())
-        #expect(try SignatureBase(message: response, input: input).text.hasPrefix("\"@status\": 201\n\"@method\";req: POST\n"))
+        #expect(
+            try SignatureBase(message: response, input: input).text.hasPrefix(
+                "\"@status\": 201\n\"@method\";req: POST\n"))
         let methodOnResponse = SignatureInput(label: "s", components: [.method], parameters: SignatureParameters())
         #expect(throws: SigningError.self) { try SignatureBase(message: response, input: methodOnResponse) }
         let statusOnRequest = SignatureInput(label: "s", components: [.status], parameters: SignatureParameters())

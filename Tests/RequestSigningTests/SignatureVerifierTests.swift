@@ -137,15 +137,18 @@ struct SignatureVerifierTests {
     }
 
     @Test func requiredComponentsMustBeCovered() async throws {
-        let noQuery = try signedPost(configuration: RequestSigner.Configuration(components: [.method, .authority, .path]))
+        let noQuery = try signedPost(
+            configuration: RequestSigner.Configuration(components: [.method, .authority, .path]))
         try await expectRejection(.missingComponent, noQuery)
         let noDigest = try signedPost(configuration: RequestSigner.Configuration(coversContentDigest: false))
         try await expectRejection(.missingComponent, noDigest)
         // A covered field that the received message lacks.
         var dropped = try Fixtures.received(
-            Fixtures.signer(configuration: RequestSigner.Configuration(components: [
-                .method, .authority, .path, .query, .field("content-type"),
-            ])).sign(Fixtures.postRequest()))
+            Fixtures.signer(
+                configuration: RequestSigner.Configuration(components: [
+                    .method, .authority, .path, .query, .field("content-type"),
+                ])
+            ).sign(Fixtures.postRequest()))
         dropped.headers["Content-Type"] = nil
         try await expectRejection(.missingComponent, dropped)
     }

@@ -100,11 +100,13 @@ struct SigningMiddlewareTests {
         let transport = RecordingTransport(statuses: [])
         let signing = SigningMiddleware(signer: try Fixtures.signer())
         await #expect {
-            try await send(Fixtures.getRequest(), through: [signing], transport: transport, context: context(module: "FeedModule"))
+            try await send(
+                Fixtures.getRequest(), through: [signing], transport: transport, context: context(module: "FeedModule"))
         } throws: { ($0 as? SigningError)?.code == .moduleMismatch }
         #expect(transport.requests.isEmpty)
         let unchecked = SigningMiddleware(signer: try Fixtures.signer(), checksModule: false)
-        _ = try await send(Fixtures.getRequest(), through: [unchecked], transport: transport, context: context(module: "FeedModule"))
+        _ = try await send(
+            Fixtures.getRequest(), through: [unchecked], transport: transport, context: context(module: "FeedModule"))
         #expect(transport.requests.count == 1)
     }
 }

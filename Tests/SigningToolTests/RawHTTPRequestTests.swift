@@ -22,7 +22,9 @@ struct RawHTTPRequestTests {
         #expect(request.headers["x-empty"] == "")
         #expect(request.headers["x-spaces"] == "padded")
         #expect(request.body.isEmpty)
-        #expect(request.serialized() == Array("GET /x HTTP/1.0\nX-Folded: one two three\nX-Empty: \nX-Spaces: padded\n\n".utf8))
+        #expect(
+            request.serialized()
+                == Array("GET /x HTTP/1.0\nX-Folded: one two three\nX-Empty: \nX-Spaces: padded\n\n".utf8))
     }
 
     @Test func aMissingFinalEmptyLineIsFineWithoutABody() throws {
@@ -32,10 +34,13 @@ struct RawHTTPRequestTests {
 
     @Test(arguments: [
         "", "\r\n\r\n", "GET /\r\n\r\n", "GET  / HTTP/1.1\r\n\r\n", "G(T / HTTP/1.1\r\n\r\n", "GET / HTTP/2\r\n\r\n",
-        "GET / HTTP/1.1\r\nHost : h\r\n\r\n", "GET / HTTP/1.1\r\nNo colon\r\n\r\n", "GET / HTTP/1.1\r\n folded first\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost : h\r\n\r\n", "GET / HTTP/1.1\r\nNo colon\r\n\r\n",
+        "GET / HTTP/1.1\r\n folded first\r\n\r\n",
         "POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nabc", "POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\nabc",
-        "POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n", "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\na",
-        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", "GET / HTTP/1.1\r\nX: a\u{1}b\r\n\r\n",
+        "POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n",
+        "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\na",
+        "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+        "GET / HTTP/1.1\r\nX: a\u{1}b\r\n\r\n",
         "GET /a b HTTP/1.1\r\n\r\n",
     ])
     func malformedRequests(_ text: String) {

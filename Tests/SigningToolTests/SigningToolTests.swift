@@ -12,7 +12,8 @@ struct SigningToolTests {
     @Test func signThenVerify() async throws {
         let fixtures = try ToolFixtures()
         for request in [ToolFixtures.post, ToolFixtures.get] {
-            let signed = await run(["sign", "--key-file", fixtures.keyFile, "--key-id", "pay-1", "--tag", "PaymentModule"], request)
+            let signed = await run(
+                ["sign", "--key-file", fixtures.keyFile, "--key-id", "pay-1", "--tag", "PaymentModule"], request)
             #expect(signed.exitCode == 0, "\(signed.error)")
             let parsed = try RawHTTPRequest.parse(signed.output)
             #expect(parsed.headers.contains("Signature-Input"))
@@ -41,7 +42,8 @@ struct SigningToolTests {
             ("body", text.replacingOccurrences(of: "1200", with: "9900")),
         ]
         for (what, request) in tampered {
-            let result = await run(["verify", "--key-file", fixtures.keyFile, "--key-id", "pay-1"], Array(request.utf8))
+            let result = await run(
+                ["verify", "--key-file", fixtures.keyFile, "--key-id", "pay-1"], Array(request.utf8))
             #expect(result.exitCode == 1, "\(what)")
             #expect(result.outputText.hasPrefix("invalid: "), "\(what)")
         }
@@ -58,10 +60,19 @@ struct SigningToolTests {
         let cases: [([String], Date, String)] = [
             (["--key-id", "pay-1", "--tag", "UserModule"], ToolFixtures.now, "tag mismatch"),
             (["--key-id", "pay-2", "--tag", "PaymentModule"], ToolFixtures.now, "unknown key"),
-            (["--key-id", "pay-1", "--tag", "PaymentModule", "--max-age", "10"], ToolFixtures.now.addingTimeInterval(11), "too old"),
+            (
+                ["--key-id", "pay-1", "--tag", "PaymentModule", "--max-age", "10"],
+                ToolFixtures.now.addingTimeInterval(11), "too old"
+            ),
             (["--key-id", "pay-1", "--tag", "PaymentModule"], ToolFixtures.now.addingTimeInterval(200), "expired"),
-            (["--key-id", "pay-1", "--tag", "PaymentModule", "--now", "1699999000"], ToolFixtures.now, "created in the future"),
-            (["--key-id", "pay-1", "--tag", "PaymentModule", "--label", "other"], ToolFixtures.now, "missing signature"),
+            (
+                ["--key-id", "pay-1", "--tag", "PaymentModule", "--now", "1699999000"], ToolFixtures.now,
+                "created in the future"
+            ),
+            (
+                ["--key-id", "pay-1", "--tag", "PaymentModule", "--label", "other"], ToolFixtures.now,
+                "missing signature"
+            ),
         ]
         for (options, time, reason) in cases {
             let result = await run(["verify", "--key-file", fixtures.keyFile] + options, signed.output, at: time)
@@ -69,26 +80,30 @@ struct SigningToolTests {
             #expect(result.outputText.contains(reason), "\(result.outputText)")
         }
         let other = try fixtures.file("other.key", Data(repeating: 9, count: 32).base64EncodedString())
-        let wrongKey = await run(["verify", "--key-file", other, "--key-id", "pay-1", "--tag", "PaymentModule"], signed.output)
+        let wrongKey = await run(
+            ["verify", "--key-file", other, "--key-id", "pay-1", "--tag", "PaymentModule"], signed.output)
         #expect(wrongKey.exitCode == 1)
         #expect(wrongKey.outputText.contains("invalid signature"))
     }
 
     @Test func noNonceOnBothSides() async throws {
         let fixtures = try ToolFixtures()
-        let signed = await run(["sign", "--key-file", fixtures.keyFile, "--key-id", "k", "--no-nonce"], ToolFixtures.get)
+        let signed = await run(
+            ["sign", "--key-file", fixtures.keyFile, "--key-id", "k", "--no-nonce"], ToolFixtures.get)
         #expect(!signed.outputText.contains("nonce="))
         let strict = await run(["verify", "--key-file", fixtures.keyFile, "--key-id", "k"], signed.output)
         #expect(strict.exitCode == 1)
         #expect(strict.outputText.contains("nonce"))
-        let lenient = await run(["verify", "--key-file", fixtures.keyFile, "--key-id", "k", "--no-nonce"], signed.output)
+        let lenient = await run(
+            ["verify", "--key-file", fixtures.keyFile, "--key-id", "k", "--no-nonce"], signed.output)
         #expect(lenient.exitCode == 0)
     }
 
     @Test func baseForSignedAndUnsignedRequests() async throws {
         let fixtures = try ToolFixtures()
         let unsigned = await run(
-            ["base", "--key-id", "k", "--created", "1700000000", "--nonce", "abc", "--expires-in", "30"], ToolFixtures.get)
+            ["base", "--key-id", "k", "--created", "1700000000", "--nonce", "abc", "--expires-in", "30"],
+            ToolFixtures.get)
         #expect(unsigned.exitCode == 0, "\(unsigned.error)")
         #expect(
             unsigned.outputText
@@ -96,8 +111,10 @@ struct SigningToolTests {
         )
         // The base of a signed request is what sign signed.
         let signed = await run(
-            ["sign", "--key-file", fixtures.keyFile, "--key-id", "k", "--created", "1700000000", "--nonce", "abc",
-                "--expires-in", "30"], ToolFixtures.get)
+            [
+                "sign", "--key-file", fixtures.keyFile, "--key-id", "k", "--created", "1700000000", "--nonce", "abc",
+                "--expires-in", "30",
+            ], ToolFixtures.get)
         let rebuilt = await run(["base"], signed.output)
         #expect(rebuilt.outputText == unsigned.outputText)
     }
@@ -127,7 +144,8 @@ struct SigningToolTests {
         let sha512 = await run(["digest", "--alg", "sha-512"], body)
         #expect(
             sha512.outputText
-                == "sha-512=:WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==:\n")
+                == "sha-512=:WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==:\n"
+        )
     }
 
     @Test func keyFileErrorsExit66WithoutShowingTheFile() async throws {
@@ -135,7 +153,8 @@ struct SigningToolTests {
         let secretText = "plain-text-secret-that-is-not-base64!"
         let files = [
             fixtures.directory.appendingPathComponent("absent").path, try fixtures.file("empty", "\n"),
-            try fixtures.file("raw", secretText), try fixtures.file("short", Data(repeating: 1, count: 8).base64EncodedString()),
+            try fixtures.file("raw", secretText),
+            try fixtures.file("short", Data(repeating: 1, count: 8).base64EncodedString()),
             fixtures.directory.path,
         ]
         for file in files {

@@ -7,12 +7,15 @@ struct SwiftySignBinaryTests {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
             return nil
         }
-        let candidate = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("swifty-sign")
+        let candidate = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(
+            "swifty-sign")
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
     /// Runs the binary with input, waiting at most ten seconds.
-    private func run(_ arguments: [String], input: [UInt8]) async throws -> (status: Int32, output: String, error: String) {
+    private func run(_ arguments: [String], input: [UInt8]) async throws -> (
+        status: Int32, output: String, error: String
+    ) {
         let binary = try #require(Self.binary, "swifty-sign was not built beside the tests")
         let process = Process()
         process.executableURL = binary
@@ -35,13 +38,16 @@ struct SwiftySignBinaryTests {
             Issue.record("swifty-sign did not finish within 10 s")
         }
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self)
+        )
     }
 
     @Test func signPipedIntoVerify() async throws {
         let fixtures = try ToolFixtures()
         let signed = try await run(
-            ["sign", "--key-file", fixtures.keyFile, "--key-id", "pay-1", "--tag", "PaymentModule"], input: ToolFixtures.post)
+            ["sign", "--key-file", fixtures.keyFile, "--key-id", "pay-1", "--tag", "PaymentModule"],
+            input: ToolFixtures.post)
         #expect(signed.status == 0, "\(signed.error)")
         #expect(signed.output.contains("Signature-Input: sig1=("))
         let verified = try await run(

@@ -26,7 +26,8 @@ final class ToolFixtures {
         "POST /v1/payments?dry-run=1 HTTP/1.1\r\nHost: api.example.com\r\nContent-Type: application/json\r\nContent-Length: 32\r\n\r\n{\"amount\":1200,\"currency\":\"EUR\"}"
             .utf8)
 
-    static let get = Array("GET /v1/users/42%2Fx?fields=a%20b HTTP/1.1\nHost: API.example.com:443\nAccept: */*\n\n".utf8)
+    static let get = Array(
+        "GET /v1/users/42%2Fx?fields=a%20b HTTP/1.1\nHost: API.example.com:443\nAccept: */*\n\n".utf8)
 
     /// RFC 9421's test request with the B.2.5 signature fields, as raw HTTP/1.1.
     static let rfc9421B25 = Array(

@@ -72,7 +72,9 @@ public enum SFParser {
                 scanner.skipSpaces()
                 let value = try body(&scanner)
                 scanner.skipSpaces()
-                guard scanner.atEnd else { throw scanner.failure("unexpected \(scanner.describeCurrent()) after the value") }
+                guard scanner.atEnd else {
+                    throw scanner.failure("unexpected \(scanner.describeCurrent()) after the value")
+                }
                 return value
             }
         }

@@ -209,7 +209,9 @@ struct SFValidator {
     /// Whether the bytes in `range` equal a literal.
     func matches(_ range: Range<Int>, _ literal: StaticString) -> Bool {
         guard range.count == literal.utf8CodeUnitCount else { return false }
-        for offset in 0..<range.count where bytes[range.lowerBound + offset] != literal.utf8Start[offset] { return false }
+        for offset in 0..<range.count where bytes[range.lowerBound + offset] != literal.utf8Start[offset] {
+            return false
+        }
         return true
     }
 }

@@ -98,7 +98,8 @@ public struct ArgumentList: Sendable, Equatable {
         guard let value = values[option] else { return nil }
         guard choices.contains(value) else {
             throw UsageError(
-                "'--\(option)' must be one of \(choices.joined(separator: ", ")), not '\(value)'", subcommand: subcommand)
+                "'--\(option)' must be one of \(choices.joined(separator: ", ")), not '\(value)'",
+                subcommand: subcommand)
         }
         return value
     }

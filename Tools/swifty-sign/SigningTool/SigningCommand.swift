@@ -23,7 +23,8 @@ public enum SigningCommand: Sendable {
         case "--help", "-h", "help":
             return .help(rest.first)
         case "sign":
-            let list = try ArgumentList(rest, options: SignOptions.optionNames, flags: ["no-nonce"], subcommand: subcommand)
+            let list = try ArgumentList(
+                rest, options: SignOptions.optionNames, flags: ["no-nonce"], subcommand: subcommand)
             if list.has("help") { return .help(subcommand) }
             return .sign(try SignOptions(list, subcommand: subcommand, keyFileRequired: true))
         case "verify":
@@ -32,10 +33,12 @@ public enum SigningCommand: Sendable {
             if list.has("help") { return .help(subcommand) }
             return .verify(try VerifyOptions(list))
         case "base":
-            let list = try ArgumentList(rest, options: SignOptions.optionNames, flags: ["no-nonce"], subcommand: subcommand)
+            let list = try ArgumentList(
+                rest, options: SignOptions.optionNames, flags: ["no-nonce"], subcommand: subcommand)
             if list.has("help") { return .help(subcommand) }
             let scheme = try list.choice("scheme", from: ["https", "http"], subcommand: subcommand) ?? "https"
-            let options = list["key-id"] == nil ? nil : try SignOptions(list, subcommand: subcommand, keyFileRequired: false)
+            let options =
+                list["key-id"] == nil ? nil : try SignOptions(list, subcommand: subcommand, keyFileRequired: false)
             return .base(options, label: list["label"] ?? "sig1", scheme: scheme)
         case "digest":
             let list = try ArgumentList(rest, options: ["alg"], flags: [], subcommand: subcommand)

@@ -21,7 +21,8 @@ public enum SigningTool {
             command = try SigningCommand.parse(arguments)
         } catch {
             let name = error.subcommand.map { "swifty-sign \($0)" } ?? "swifty-sign"
-            let hint = error.subcommand.map { "Run 'swifty-sign \($0) --help' for its options." }
+            let hint =
+                error.subcommand.map { "Run 'swifty-sign \($0) --help' for its options." }
                 ?? "Run 'swifty-sign --help' for the subcommands."
             return ToolResult(exitCode: ExitCode.usage, error: "\(name): \(error)\n\(hint)\n")
         }
@@ -50,7 +51,8 @@ public enum SigningTool {
         }
     }
 
-    private static func sign(_ input: [UInt8], options: SignOptions, now: @escaping @Sendable () -> Date) -> ToolResult {
+    private static func sign(_ input: [UInt8], options: SignOptions, now: @escaping @Sendable () -> Date) -> ToolResult
+    {
         let key: SigningKey
         do {
             key = try SigningKey.load(
@@ -138,17 +140,21 @@ public enum SigningTool {
                 guard let options else {
                     return failure(
                         ExitCode.usage, "base",
-                        "the request has no signature labelled '\(label)', so '--key-id' is needed to show the base 'sign' would make")
+                        "the request has no signature labelled '\(label)', so '--key-id' is needed to show the base "
+                            + "'sign' would make"
+                    )
                 }
                 // The base does not depend on the secret, so a throwaway one stands in when no
                 // key file is given.
                 let key: SigningKey
                 if let file = options.keyFile {
-                    key = try SigningKey.load(id: options.keyID, algorithm: options.algorithm, tag: options.tag, fromFile: file)
+                    key = try SigningKey.load(
+                        id: options.keyID, algorithm: options.algorithm, tag: options.tag, fromFile: file)
                 } else {
                     var secret = [UInt8](repeating: 0, count: SigningKey.minimumSecretLength)
                     for index in secret.indices { secret[index] = UInt8.random(in: 0...255) }
-                    key = try SigningKey(id: options.keyID, algorithm: options.algorithm, tag: options.tag, secret: secret)
+                    key = try SigningKey(
+                        id: options.keyID, algorithm: options.algorithm, tag: options.tag, secret: secret)
                 }
                 let signer = try RequestSigner(key: key, configuration: options.configuration, clock: now)
                 base = try signer.signatureBase(
