@@ -355,7 +355,7 @@ public struct RequestSigner: Sendable {
         created: Date? = nil,
         nonce: String? = nil
     ) throws(SigningError) -> SignatureInput {
-        let (components, inner) = try prepare(&message, created: created, nonce: nonce)
+        let (components, inner, parameters) = try prepare(&message, created: created, nonce: nonce)
         var base: [UInt8] = []
         base.reserveCapacity(384 + inner.count)
         try SignatureBase.appendComponentLines(components, of: message, to: &base)
@@ -365,7 +365,7 @@ public struct RequestSigner: Sendable {
         }.get()
         Self.setFields(
             input: fields.input, signature: fields.signature, label: configuration.label, in: &message.headers)
-        return try signatureInput(components: components, inner: inner)
+        return SignatureInput(label: configuration.label, components: components, parameters: parameters)
     }
 
     /// The signature base this signer would sign for `message`, without signing (for debugging;
@@ -376,7 +376,7 @@ public struct RequestSigner: Sendable {
         created: Date? = nil,
         nonce: String? = nil
     ) throws(SigningError) -> SignatureBase {
-        let (components, inner) = try prepare(&message, created: created, nonce: nonce)
+        let (components, inner, _) = try prepare(&message, created: created, nonce: nonce)
         var base: [UInt8] = []
         try SignatureBase.appendComponentLines(components, of: message, to: &base)
         base.append(contentsOf: inner)
@@ -390,15 +390,15 @@ public struct RequestSigner: Sendable {
         _ message: inout SignableMessage,
         created: Date?,
         nonce: String?
-    ) throws(SigningError) -> (components: [ComponentIdentifier], inner: [UInt8]) {
+    ) throws(SigningError) -> (components: [ComponentIdentifier], inner: [UInt8], parameters: SignatureParameters) {
         let digested = configuration.coversContentDigest && message.hasBody
         if digested, let body = message.body {
             message.headers.replaceOrAdd(name: "Content-Digest", value: try digestFieldValue(body))
         }
         let plan = digested ? digestPlan : plainPlan
         var inner = plan.listBytes
-        try appendParameters(to: &inner, created: created, nonce: nonce)
-        return (digested ? digestComponents : plainComponents, inner)
+        let parameters = try appendParameters(to: &inner, created: created, nonce: nonce)
+        return (digested ? digestComponents : plainComponents, inner, parameters)
     }
 
     /// The `Content-Digest` value for a body.
@@ -408,15 +408,21 @@ public struct RequestSigner: Sendable {
     }
 
     /// Appends `;created=...;expires=...;nonce="...";keyid=...`.
-    private func appendParameters(to inner: inout [UInt8], created: Date?, nonce: String?) throws(SigningError) {
+    private func appendParameters(
+        to inner: inout [UInt8],
+        created: Date?,
+        nonce: String?
+    ) throws(SigningError) -> SignatureParameters {
         let time = created ?? clock()
         let createdSeconds = Int64(time.timeIntervalSince1970.rounded(.down))
         inner.append(contentsOf: ";created=".utf8)
         SFSerializer.appendDecimalDigits(of: createdSeconds, to: &inner)
-        if let lifetimeSeconds {
+        let expires = lifetimeSeconds.map { createdSeconds + $0 }
+        if let expires {
             inner.append(contentsOf: ";expires=".utf8)
-            SFSerializer.appendDecimalDigits(of: createdSeconds + lifetimeSeconds, to: &inner)
+            SFSerializer.appendDecimalDigits(of: expires, to: &inner)
         }
+        var nonceValue = nonce
         if let nonce {
             guard !nonce.isEmpty, nonce.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
                 throw SigningError(.invalidConfiguration, "a nonce must be non-empty printable ASCII")
@@ -425,22 +431,16 @@ public struct RequestSigner: Sendable {
             // Checked above as printable ASCII, so it serialises.
             try? SFSerializer.appendString(nonce, to: &inner)
         } else if configuration.includesNonce {
+            let generated = try NonceSource.nonce()
             inner.append(contentsOf: ";nonce=\"".utf8)
-            try NonceSource.appendNonce(to: &inner)
+            inner.append(contentsOf: generated.utf8)
             inner.append(UInt8(ascii: "\""))
+            nonceValue = generated
         }
         inner.append(contentsOf: keyParameterBytes)
-    }
-
-    /// The signature input that `inner` (the serialised inner list) describes.
-    private func signatureInput(components: [ComponentIdentifier], inner: [UInt8]) throws(SigningError)
-        -> SignatureInput
-    {
-        let text = String(decoding: configuration.label.utf8 + [UInt8(ascii: "=")] + inner, as: UTF8.self)
-        guard let input = try SignatureInput.parse(fieldValue: text).first else {
-            throw SigningError(.invalidConfiguration, "the signature input could not be read back")
-        }
-        return input
+        return SignatureParameters(
+            created: createdSeconds, expires: expires, nonce: nonceValue, keyID: key.id,
+            algorithm: configuration.includesAlgorithm ? key.algorithm.rawValue : nil, tag: key.tag)
     }
 
     private static func writeAuthority(

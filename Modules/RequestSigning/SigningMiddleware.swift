@@ -8,7 +8,8 @@ public import ServiceCore
 /// before it so that what is signed is what is sent.
 ///
 /// ```swift
-/// let client = ServiceClient(..., middleware: [logging, retry, SigningMiddleware(signer: signer)])
+/// let client = try ServiceClient<UserService>(
+///     baseURL: url, transport: transport, middlewares: [logging, retry, SigningMiddleware(signer: signer)])
 /// ```
 public struct SigningMiddleware: Middleware {
     /// The signer.
