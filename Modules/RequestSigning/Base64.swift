@@ -118,14 +118,6 @@ package enum Base64 {
         }
     }
 
-    /// The standard encoding of `bytes`, padded.
-    package static func encodedString(_ bytes: some Collection<UInt8>) -> String {
-        var output: [UInt8] = []
-        let array = Array(bytes)
-        array.withUnsafeBytes { encode($0, into: &output) }
-        return String(decoding: output, as: UTF8.self)
-    }
-
     /// Decodes base64 text, or returns `nil` for anything that is not base64.
     ///
     /// Padding may be left out, as RFC 8941 §4.2.7 asks of parsers; when present it must be the
@@ -213,10 +205,5 @@ package enum Base64 {
             }
             return written
         }
-    }
-
-    /// Decodes base64 text given as a string.
-    package static func decode(_ text: String, urlSafe useURLAlphabet: Bool = false) -> [UInt8]? {
-        ByteText.withBytes(text) { decode($0, urlSafe: useURLAlphabet) }
     }
 }

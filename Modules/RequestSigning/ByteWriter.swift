@@ -76,12 +76,6 @@ struct ByteWriter: ~Copyable {
         append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    /// Appends a string's UTF-8 bytes.
-    @inline(__always)
-    mutating func append(string: String) {
-        ByteText.withBytes(string) { append($0) }
-    }
-
     /// Appends bytes with ASCII letters lowercased.
     mutating func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>) {
         let offset = count

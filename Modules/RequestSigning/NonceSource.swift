@@ -75,19 +75,11 @@ enum NonceSource {
         }
     }
 
-    /// Appends a nonce of 128 random bits as 22 characters of unpadded base64url.
-    static func appendNonce(to output: inout [UInt8]) throws(SigningError) {
-        try withUnsafeTemporaryAllocation(byteCount: 24, alignment: 8) { (text) throws(SigningError) in
-            try fillRandom16(into: text)
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<22]))
-        }
-    }
-
     /// A nonce as a string.
     static func nonce() throws(SigningError) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(22)
-        try appendNonce(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        try withUnsafeTemporaryAllocation(byteCount: 24, alignment: 8) { (text) throws(SigningError) -> String in
+            try fillRandom16(into: text)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: text[..<22]), as: UTF8.self)
+        }
     }
 }

@@ -197,15 +197,6 @@ struct SFValidator {
         return fraction > 0 ? .decimal : nil
     }
 
-    /// Whether the bytes in `range` equal `text`.
-    func matches(_ range: Range<Int>, _ text: String) -> Bool {
-        guard range.count == text.utf8.count else { return false }
-        return ByteText.withBytes(text) { other in
-            for offset in 0..<range.count where bytes[range.lowerBound + offset] != other[offset] { return false }
-            return true
-        }
-    }
-
     /// Whether the bytes in `range` equal a literal.
     func matches(_ range: Range<Int>, _ literal: StaticString) -> Bool {
         guard range.count == literal.utf8CodeUnitCount else { return false }
