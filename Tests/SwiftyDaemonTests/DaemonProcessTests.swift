@@ -124,7 +124,8 @@ struct DaemonProcessTests {
         let stranger = try await app.get("/v1/payments/\(id)", token: "sandbox-carol")
         #expect(stranger.status == 404)
         #expect(!stranger.text.contains("alice"))
-        #expect(!stranger.text.contains("100"))
+        #expect(!stranger.text.contains("amountMinor"))
+        #expect(Set(stranger.json?.keys.map { $0 } ?? []) == ["type", "title", "status", "detail", "requestId"])
         #expect(try await app.get("/v1/payments/no-such-payment", token: "sandbox-carol").status == 404)
     }
 
