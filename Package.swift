@@ -169,7 +169,8 @@ package.targets += [
         dependencies: ["ModuleScaffolding", "new-module"],
         path: "Tests/ModuleScaffoldingTests"
     ),
-    .target(name: "SigningTool", dependencies: ["RequestSigning", "ServiceCore"], path: "Tools/swifty-sign/SigningTool"),
+    .target(
+        name: "SigningTool", dependencies: ["RequestSigning", "ServiceCore"], path: "Tools/swifty-sign/SigningTool"),
     .executableTarget(name: "swifty-sign", dependencies: ["SigningTool"], path: "Tools/swifty-sign/CLI"),
     .testTarget(
         name: "SigningToolTests",
@@ -187,9 +188,10 @@ package.targets += [
 
 // MARK: - Strict settings for every Swift target
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
 }
