@@ -1,12 +1,15 @@
 // libmicrohttpd for Swift. Swift cannot call C variadic functions (`MHD_start_daemon`,
 // `MHD_get_connection_info`, `MHD_get_daemon_info`); the inline wrappers below exist only for
 // that reason, plus one non-variadic helper (`swifty_mhd_unescape_none`) that the daemon takes
-// as a C function pointer.
+// as a C function pointer. `sys/epoll.h` and `sys/eventfd.h` are included because the server's
+// network threads drive the daemons with epoll and Swift's Glibc module does not export them.
 #ifndef SWIFTY_CMICROHTTPD_SHIM_H
 #define SWIFTY_CMICROHTTPD_SHIM_H
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <stdint.h>
@@ -22,7 +25,10 @@ typedef void *(*swifty_mhd_uri_logger)(void *cls, const char *uri, struct MHD_Co
 /// the numeric limits, except `thread_pool_size` where 0 or 1 means one internal polling thread.
 typedef struct swifty_mhd_settings {
     unsigned int flags;
+    /// The address to bind, used when `listen_fd` is negative.
     const struct sockaddr *address;
+    /// A bound, listening socket to accept on instead of binding `address`; -1 for none.
+    int listen_fd;
     MHD_AccessHandlerCallback access_handler;
     void *access_cls;
     MHD_RequestCompletedCallback completed;
@@ -49,7 +55,11 @@ static inline size_t swifty_mhd_unescape_none(void *cls, struct MHD_Connection *
 static inline struct MHD_Daemon *swifty_mhd_start(const swifty_mhd_settings *settings) {
     struct MHD_OptionItem options[16];
     unsigned int count = 0;
-    options[count++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)settings->address};
+    if (settings->listen_fd >= 0) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, settings->listen_fd, NULL};
+    } else {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)settings->address};
+    }
     if (settings->completed != NULL) {
         options[count++] = (struct MHD_OptionItem){
             MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)settings->completed, settings->completed_cls};
@@ -94,6 +104,12 @@ static inline struct MHD_Daemon *swifty_mhd_start(const swifty_mhd_settings *set
 static inline uint16_t swifty_mhd_bind_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+/// The daemon's epoll descriptor (external polling with `MHD_USE_EPOLL`), or -1.
+static inline int swifty_mhd_epoll_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    return info == NULL ? -1 : info->epoll_fd;
 }
 
 /// The daemon's listen socket, or -1 when it has none.

@@ -10,6 +10,10 @@ import Synchronization
 /// ``Configuration``), then handed to the handler in a task while its connection is suspended;
 /// the answer is sent once the handler returns. Connections are kept alive between requests.
 ///
+/// The server runs ``Configuration/threadCount`` network threads, each driving its own
+/// libmicrohttpd daemon on the shared listening socket. Each thread is also the preferred task
+/// executor of the handlers it starts, so a handler's async hops come back to the same thread.
+///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 8080)) { request in
 ///     .json(200, data: Data(#"{"ok":true}"#.utf8))
@@ -19,10 +23,18 @@ import Synchronization
 /// await server.shutdown(gracePeriod: .seconds(5))
 /// ```
 public final class HTTPServer: Sendable {
+    /// The running parts: one loop (thread and daemon) per network thread, the shared socket.
+    private struct Running: Sendable {
+        var loops: [EventLoop]
+        var listenSocket: Int32
+        var port: Int
+        var sweeper: Task<Void, Never>? = nil
+    }
+
     /// Where the server is in its life.
     private enum Lifecycle {
         case idle
-        case running(daemon: DaemonHandle, port: Int, sweeper: Task<Void, Never>?)
+        case running(Running)
         case stopping(port: Int)
         case stopped
     }
@@ -60,14 +72,21 @@ public final class HTTPServer: Sendable {
     }
 
     deinit {
-        // A server dropped without shutdown stops at once; in-flight requests get 503.
-        let daemon: DaemonHandle? = lifecycle.withLock { state in
-            guard case .running(let daemon, _, let sweeper) = state else { return nil }
+        // A server dropped without shutdown stops at once: unfinished requests get 503 if their
+        // connection can still take it, and every connection closes.
+        let running: Running? = lifecycle.withLock { state in
+            guard case .running(let running) = state else { return nil }
             state = .stopped
-            sweeper?.cancel()
-            return daemon
+            return running
         }
-        if let daemon { Self.stop(daemon, core: core) }
+        guard let running else { return }
+        let core = self.core
+        if running.loops.contains(where: \.isCurrentThread) {
+            // Dropped on one of its own network threads: that thread cannot wait for itself.
+            Thread { Self.stopNow(running, core: core) }.start()
+        } else {
+            Self.stopNow(running, core: core)
+        }
     }
 
     /// Binds the configured address and starts serving.
@@ -80,10 +99,68 @@ public final class HTTPServer: Sendable {
             guard case .idle = state else {
                 throw HTTPServerError(code: .invalidState, message: "start() may be called once, on a new server.")
             }
-            let daemon = try startDaemon()
-            let port = Int(swifty_mhd_bind_port(daemon.pointer))
-            state = .running(daemon: daemon, port: port, sweeper: startSweeper())
+            guard let address = SocketAddress(host: configuration.host, port: UInt16(configuration.port)) else {
+                throw HTTPServerError(code: .invalidConfiguration, message: "host is not a numeric address")
+            }
+            let (listenSocket, port) = try ListenSocket.open(address, backlog: configuration.listenBacklog)
+            var loops: [EventLoop] = []
+            do throws(HTTPServerError) {
+                for index in 0..<configuration.threadCount {
+                    loops.append(try startLoop(index: index, address: address, listenSocket: listenSocket))
+                }
+            } catch {
+                Self.stopNow(Running(loops: loops, listenSocket: listenSocket, port: port), core: core)
+                throw error
+            }
+            state = .running(Running(loops: loops, listenSocket: listenSocket, port: port, sweeper: startSweeper()))
         }
+    }
+
+    /// Starts one network thread with its own daemon on the shared listening socket.
+    private func startLoop(index: Int, address: SocketAddress, listenSocket: Int32) throws(HTTPServerError) -> EventLoop
+    {
+        guard let loop = EventLoop(core: core) else {
+            throw HTTPServerError(code: .startFailed, message: "could not create an epoll or eventfd descriptor")
+        }
+        var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        if address.family == .ipv6 { flags |= MHD_USE_IPv6.rawValue }
+        let cls = Unmanaged.passUnretained(loop).toOpaque()
+        let threads = configuration.threadCount
+        // The connection limit is shared out between the threads; the per-address limit applies per thread.
+        let connectionLimit = (configuration.connectionLimit + threads - 1) / threads
+        let daemon = address.withSockAddr { sockaddr -> OpaquePointer? in
+            var settings = swifty_mhd_settings(
+                flags: flags,
+                address: sockaddr,
+                listen_fd: listenSocket,
+                access_handler: MHDCallbacks.access,
+                access_cls: cls,
+                completed: MHDCallbacks.completed,
+                completed_cls: cls,
+                uri_logger: MHDCallbacks.uriLog,
+                uri_logger_cls: cls,
+                memory_limit: configuration.connectionMemoryLimit,
+                connection_limit: UInt32(connectionLimit),
+                per_ip_connection_limit: UInt32(configuration.perIPConnectionLimit),
+                connection_timeout_seconds: UInt32(configuration.connectionTimeout.components.seconds),
+                thread_pool_size: 0,
+                listen_backlog: 0,
+                raw_unescape: 1
+            )
+            return swifty_mhd_start(&settings)
+        }
+        guard let daemon else {
+            throw HTTPServerError(
+                code: .startFailed,
+                message: "libmicrohttpd could not start on \(configuration.host) port \(configuration.port)."
+            )
+        }
+        guard loop.start(daemon: daemon, name: "http-\(index)") else {
+            _ = MHD_quiesce_daemon(daemon)
+            MHD_stop_daemon(daemon)
+            throw HTTPServerError(code: .startFailed, message: "could not watch libmicrohttpd's epoll descriptor")
+        }
+        return loop
     }
 
     /// Starts the task that answers requests whose handler ran past ``Configuration/handlerTimeout``.
@@ -98,52 +175,12 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    private func startDaemon() throws(HTTPServerError) -> DaemonHandle {
-        guard let address = SocketAddress(host: configuration.host, port: UInt16(configuration.port)) else {
-            throw HTTPServerError(code: .invalidConfiguration, message: "host \"\(configuration.host)\" is not numeric")
-        }
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_AUTO.rawValue
-        flags |= MHD_ALLOW_SUSPEND_RESUME.rawValue
-        if address.family == .ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        let cls = Unmanaged.passUnretained(core).toOpaque()
-        let timeout = configuration.connectionTimeout.components.seconds
-        let daemon = address.withSockAddr { sockaddr -> OpaquePointer? in
-            var settings = swifty_mhd_settings(
-                flags: flags,
-                address: sockaddr,
-                access_handler: MHDCallbacks.access,
-                access_cls: cls,
-                completed: MHDCallbacks.completed,
-                completed_cls: cls,
-                uri_logger: MHDCallbacks.uriLog,
-                uri_logger_cls: cls,
-                memory_limit: configuration.connectionMemoryLimit,
-                connection_limit: UInt32(configuration.connectionLimit),
-                per_ip_connection_limit: UInt32(configuration.perIPConnectionLimit),
-                connection_timeout_seconds: UInt32(timeout),
-                thread_pool_size: UInt32(configuration.threadCount),
-                listen_backlog: UInt32(configuration.listenBacklog),
-                raw_unescape: 1
-            )
-            return swifty_mhd_start(&settings)
-        }
-        guard let daemon else {
-            let reason = String(cString: strerror(errno))
-            throw HTTPServerError(
-                code: .startFailed,
-                message:
-                    "libmicrohttpd could not listen on \(configuration.host) port \(configuration.port) (\(reason)); "
-                    + "check that the address is local and the port is free."
-            )
-        }
-        return DaemonHandle(pointer: daemon)
-    }
-
     /// The bound TCP port (the ephemeral one when the configuration said 0), or 0 when not running.
     public var port: Int {
         lifecycle.withLock { state in
             switch state {
-            case .running(_, let port, _), .stopping(let port): port
+            case .running(let running): running.port
+            case .stopping(let port): port
             case .idle, .stopped: 0
             }
         }
@@ -165,24 +202,34 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting connections, lets in-flight requests finish for up to `gracePeriod`, then stops.
     ///
-    /// New connections are refused at once. Requests whose handler has not answered when the
-    /// grace period ends get 503. Calling it again, or on a server never started, does nothing.
+    /// New connections are refused at once, and answers sent while draining carry
+    /// `Connection: close`. Requests whose handler has not answered when the grace period ends get
+    /// 503. Calling it again, or on a server never started, returns at once.
     /// - Parameter gracePeriod: How long in-flight requests may still take.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
-        let daemon: DaemonHandle? = lifecycle.withLock { state in
-            guard case .running(let daemon, let port, let sweeper) = state else { return nil }
-            state = .stopping(port: port)
-            sweeper?.cancel()
-            return daemon
+        let running: Running? = lifecycle.withLock { state in
+            guard case .running(let running) = state else { return nil }
+            state = .stopping(port: running.port)
+            return running
         }
-        guard let daemon else { return }
+        guard let running else { return }
+        // Off the network threads: waiting for them below must not run on one of them.
+        await withTaskExecutorPreference(globalConcurrentExecutor) {
+            await drainAndStop(running, gracePeriod: gracePeriod)
+        }
+        lifecycle.withLock { $0 = .stopped }
+    }
+
+    private func drainAndStop(_ running: Running, gracePeriod: Duration) async {
+        running.sweeper?.cancel()
         core.draining.store(true, ordering: .relaxed)
-        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
-        if listenSocket >= 0 {
-            // Stop listening now so new connections are refused; the descriptor itself must stay
-            // open until MHD_stop_daemon has returned (its threads may still refer to it).
-            _ = Glibc.shutdown(listenSocket, Int32(SHUT_RDWR))
+        for loop in running.loops {
+            // libmicrohttpd's state belongs to the loop's thread: quiesce there.
+            await Task(executorPreference: loop) { if let daemon = loop.daemon { _ = MHD_quiesce_daemon(daemon) } }
+                .value
         }
+        // Refuse new connections now; the descriptor stays open until every daemon has stopped.
+        _ = Glibc.shutdown(running.listenSocket, Int32(SHUT_RDWR))
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: gracePeriod)
         while core.inFlight.load(ordering: .relaxed) > 0 && clock.now < deadline {
@@ -195,14 +242,18 @@ public final class HTTPServer: Sendable {
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
-        MHD_stop_daemon(daemon.pointer)
-        if listenSocket >= 0 { _ = Glibc.close(listenSocket) }
-        lifecycle.withLock { $0 = .stopped }
+        Self.stopNow(running, core: core)
     }
 
-    private static func stop(_ daemon: DaemonHandle, core: ServerCore) {
+    /// Stops every loop and daemon and closes the listening socket, without waiting for requests.
+    private static func stopNow(_ running: Running, core: ServerCore) {
+        running.sweeper?.cancel()
         core.draining.store(true, ordering: .relaxed)
         _ = core.abandonSuspended()
-        MHD_stop_daemon(daemon.pointer)
+        for loop in running.loops { loop.stop() }
+        // Quiesce all before stopping any: the daemons share the listening socket, which is ours to close.
+        for loop in running.loops { if let daemon = loop.daemon { _ = MHD_quiesce_daemon(daemon) } }
+        for loop in running.loops { if let daemon = loop.daemon { MHD_stop_daemon(daemon) } }
+        _ = Glibc.close(running.listenSocket)
     }
 }

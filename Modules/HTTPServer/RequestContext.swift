@@ -55,6 +55,8 @@ final class RequestContext: @unchecked Sendable {
     /// When the handler's time is up (set before the context is shared, read under the core's lock).
     var deadline: ContinuousClock.Instant?
     var connection: OpaquePointer?
+    /// The network thread that owns the connection; resumes go through it.
+    var loop: EventLoop?
     var response: ServerResponse?
     var closeAfterResponse = false
 

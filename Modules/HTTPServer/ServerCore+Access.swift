@@ -128,7 +128,8 @@ extension ServerCore {
         }
         context.dispatched = true
         inFlight.add(1, ordering: .relaxed)
-        Task { await self.run(request, context: context) }
+        // The loop is the task's preferred executor: the handler and its hops stay on this thread.
+        Task(executorPreference: context.loop) { await self.run(request, context: context) }
         return .YES
     }
 

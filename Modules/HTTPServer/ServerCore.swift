@@ -47,8 +47,15 @@ final class ServerCore: Sendable {
             else { return }
             context.response = response
             context.closeAfterResponse = draining.load(ordering: .relaxed)
-            MHD_resume_connection(connection)
+            Self.resume(connection, of: context)
         }
+    }
+
+    /// Resumes `connection`; from another thread than its loop, wakes the loop to process it.
+    /// Called under the lock, so it never races the shutdown sweep.
+    private static func resume(_ connection: OpaquePointer, of context: RequestContext) {
+        MHD_resume_connection(connection)
+        if let loop = context.loop, !loop.isCurrentThread { loop.wake() }
     }
 
     /// Answers with 504 every suspended request whose handler is past its deadline; returns how many.
@@ -62,7 +69,7 @@ final class ServerCore: Sendable {
                 state.suspended.removeValue(forKey: key)
                 context.response = .problem(504, detail: "The request handler did not answer in time.")
                 context.closeAfterResponse = draining.load(ordering: .relaxed)
-                MHD_resume_connection(connection)
+                Self.resume(connection, of: context)
                 expired += 1
             }
             return expired
@@ -83,7 +90,7 @@ final class ServerCore: Sendable {
             for context in contexts {
                 context.response = .problem(503, detail: "The server shut down before the handler answered.")
                 context.closeAfterResponse = true
-                if let connection = context.connection { MHD_resume_connection(connection) }
+                if let connection = context.connection { Self.resume(connection, of: context) }
             }
             return contexts.count
         }
