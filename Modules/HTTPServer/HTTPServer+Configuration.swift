@@ -11,11 +11,15 @@ extension HTTPServer {
         public var host: String
         /// The TCP port; 0 picks a free ephemeral port (read it back from ``HTTPServer/port``).
         public var port: Int
-        /// The number of network threads; the number of active cores unless given.
+        /// The number of network threads, each with its own libmicrohttpd daemon on the shared
+        /// listening socket and each the task executor of the handlers it starts; the number of
+        /// active cores unless given.
         public var threadCount: Int
-        /// The most connections open at once; further ones are refused.
+        /// The most connections open at once (shared out evenly between the network threads);
+        /// further ones are refused.
         public var connectionLimit: Int
-        /// The most connections open at once from one client address; 0 means no per-address limit.
+        /// The most connections open at once from one client address, enforced per network thread;
+        /// 0 means no per-address limit.
         public var perIPConnectionLimit: Int
         /// How long a connection may stay idle before it is closed (whole seconds; zero disables).
         public var connectionTimeout: Duration

@@ -5,7 +5,9 @@
 #   Tools/bench/server/run.sh                 # 3 interleaved rounds of wrk -t1 -c64 -d10s
 #   ROUNDS=5 DURATION=10s HOP=actor THREADS=1 Tools/bench/server/run.sh
 #
-# Prints req/s per round, the medians and the ratio swifty/nginx (issue floor: 0.35).
+# Prints, per round, req/s and the server's CPU time per request (utime+stime from /proc, which
+# stays meaningful when other processes compete for the core), then the medians and the ratios
+# swifty/nginx (issue floor: 0.35): by throughput, and by CPU per request (capacity on a full core).
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -41,6 +43,7 @@ trap cleanup EXIT
 mkdir -p "$WORK/logs" "$WORK/tmp"
 cat > "$WORK/nginx.conf" <<CONF
 worker_processes 1;
+master_process off;
 daemon off;
 pid $WORK/nginx.pid;
 error_log $WORK/logs/error.log warn;
@@ -79,9 +82,19 @@ wait_ready() {
 wait_ready "$NGINX_PORT"
 wait_ready "$SWIFTY_PORT"
 
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+TICKS=$(getconf CLK_TCK)
+
+# Prints "<req/s> <microseconds of server CPU per request>" for one wrk run against port $1, pid $2.
 run_wrk() {
-    taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" "http://127.0.0.1:$1/" \
-        | awk '/Requests\/sec/ { print $2 }'
+    local before after output
+    before=$(cpu_ticks "$2")
+    output=$(taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" "http://127.0.0.1:$1/")
+    after=$(cpu_ticks "$2")
+    echo "$output" | awk -v ticks=$((after - before)) -v hz="$TICKS" '
+        /requests in/ { requests = $1 }
+        /Requests\/sec/ { rate = $2 }
+        END { printf "%s %.2f\n", rate, ticks * 1000000 / hz / requests }'
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -93,22 +106,31 @@ taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d2s "http://127.0.0.1:$SWIFTY_P
 NGINX_RESULTS=()
 SWIFTY_RESULTS=()
 RATIOS=()
+NGINX_CPU=()
+SWIFTY_CPU=()
 for round in $(seq 1 "$ROUNDS"); do
-    n=$(run_wrk "$NGINX_PORT")
-    s=$(run_wrk "$SWIFTY_PORT")
+    read -r n ncpu < <(run_wrk "$NGINX_PORT" "$NGINX_PID")
+    read -r s scpu < <(run_wrk "$SWIFTY_PORT" "$SWIFTY_PID")
     r=$(awk -v s="$s" -v n="$n" 'BEGIN { printf "%.2f", s / n }')
     NGINX_RESULTS+=("$n")
     SWIFTY_RESULTS+=("$s")
     RATIOS+=("$r")
-    printf 'round %d: nginx %s req/s, swifty %s req/s, ratio %s\n' "$round" "$n" "$s" "$r"
+    NGINX_CPU+=("$ncpu")
+    SWIFTY_CPU+=("$scpu")
+    printf 'round %d: nginx %s req/s (%s us CPU/req), swifty %s req/s (%s us CPU/req), ratio %s\n' \
+        "$round" "$n" "$ncpu" "$s" "$scpu" "$r"
 done
 
 N=$(printf '%s\n' "${NGINX_RESULTS[@]}" | median)
 S=$(printf '%s\n' "${SWIFTY_RESULTS[@]}" | median)
 RATIO=$(awk -v s="$S" -v n="$N" 'BEGIN { printf "%.2f", s / n }')
 ROUND_RATIO=$(printf '%s\n' "${RATIOS[@]}" | median)
+NC=$(printf '%s\n' "${NGINX_CPU[@]}" | median)
+SC=$(printf '%s\n' "${SWIFTY_CPU[@]}" | median)
+CPU_RATIO=$(awk -v s="$SC" -v n="$NC" 'BEGIN { printf "%.2f", n / s }')
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "wrk -t1 -c$CONNECTIONS -d$DURATION, $ROUNDS interleaved rounds, servers on core $SERVER_CORE, wrk on core $WRK_CORE"
-echo "median nginx return 200: $N req/s"
-echo "median swifty (hop: $HOP, threads: $THREADS): $S req/s"
-echo "ratio of medians swifty/nginx: $RATIO; median of per-round ratios: $ROUND_RATIO (floor 0.35)"
+echo "median nginx return 200: $N req/s, $NC us CPU/request"
+echo "median swifty (hop: $HOP, threads: $THREADS): $S req/s, $SC us CPU/request"
+echo "throughput ratio swifty/nginx: $RATIO (median of per-round ratios: $ROUND_RATIO); floor 0.35"
+echo "CPU-per-request ratio nginx/swifty (capacity on a full core): $CPU_RATIO"
