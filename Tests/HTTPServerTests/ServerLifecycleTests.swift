@@ -27,6 +27,57 @@ struct ServerLifecycleTests {
         }
     }
 
+    @Test func handlerResumedFromAnotherThreadIsAnswered() async throws {
+        // Like an upstream call whose completion arrives on a client library's own thread.
+        try await withServer(handler: { request in
+            let value = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+                Thread {
+                    Thread.sleep(forTimeInterval: 0.02)
+                    continuation.resume(returning: "from another thread: \(request.path)")
+                }.start()
+            }
+            return .text(200, value)
+        }) { server in
+            let port = server.port
+            let responses = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await exchange(port: port, "GET /t\(index) HTTP/1.1\r\nHost: x\r\n\r\n").bodyText
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(responses) == Set((0..<20).map { "from another thread: /t\($0)" }))
+        }
+    }
+
+    @Test func connectionLimitHoldsExtraConnectionsBack() async throws {
+        let configuration = HTTPServer.Configuration(threadCount: 1, connectionLimit: 2)
+        try await withServer(configuration, handler: echoHandler) { server in
+            let port = server.port
+            let (servedWhileFull, servedAfterwards) = try await blocking { () -> (Bool, Int?) in
+                var first: RawConnection? = try RawConnection(port: port)
+                let second = try RawConnection(port: port)
+                try first?.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                try second.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try first?.readResponse()
+                _ = try second.readResponse()
+                // At the limit libmicrohttpd stops accepting: the third waits in the kernel's queue.
+                let third = try RawConnection(port: port, timeout: .seconds(1))
+                try third.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                let whileFull = (try? third.readResponse()) != nil
+                first = nil
+                var afterwards: Int?
+                for _ in 0..<3 where afterwards == nil {
+                    afterwards = (try? third.readResponse())?.status
+                }
+                return (whileFull, afterwards)
+            }
+            #expect(!servedWhileFull)
+            #expect(servedAfterwards == 200)
+        }
+    }
+
     @Test(arguments: [204, 304])
     func bodylessStatusSendsNoBody(_ status: Int) async throws {
         try await withServer(handler: { _ in
