@@ -102,7 +102,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         exited.wait()
     }
 
-    private func runJobs() {
+    /// Runs the queued jobs (and those they queue), up to a bound; only on the loop's thread.
+    func runQueuedJobs() {
         for _ in 0..<64 {
             let jobs = queue.withLock { queue -> [UnownedJob] in
                 defer { queue.jobs.removeAll(keepingCapacity: true) }
@@ -123,7 +124,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         guard let daemon else { return }
         var events = [epoll_event](repeating: epoll_event(), count: 4)
         while !stopRequested.load(ordering: .relaxed) {
-            runJobs()
+            runQueuedJobs()
             _ = MHD_run(daemon)
             if queue.withLock({ !$0.jobs.isEmpty }) { continue }
             var timeout: Int32 = 1000
@@ -136,7 +137,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             }
         }
         // Last turn: answers resumed by the shutdown sweep get queued before the daemon stops.
-        runJobs()
+        runQueuedJobs()
         _ = MHD_run(daemon)
         let leftover = queue.withLock { queue -> [UnownedJob] in
             queue.closed = true

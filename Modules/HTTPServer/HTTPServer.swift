@@ -7,12 +7,15 @@ import Synchronization
 /// An HTTP/1.1 server over libmicrohttpd whose handlers are Swift `async` functions.
 ///
 /// Each request is parsed and checked by the server (body, header and smuggling limits, see
-/// ``Configuration``), then handed to the handler in a task while its connection is suspended;
-/// the answer is sent once the handler returns. Connections are kept alive between requests.
+/// ``Configuration``), then handed to the handler in a task; the answer is sent once the handler
+/// returns. Connections are kept alive between requests.
 ///
 /// The server runs ``Configuration/threadCount`` network threads, each driving its own
 /// libmicrohttpd daemon on the shared listening socket. Each thread is also the preferred task
-/// executor of the handlers it starts, so a handler's async hops come back to the same thread.
+/// executor of the handlers it starts, so a handler's async hops come back to the same thread. A
+/// handler whose hops do not really wait (default actors, yields) answers before the connection
+/// is even suspended; one that waits (an upstream call) suspends it until the answer comes.
+/// Handlers therefore must not block their thread: run blocking work elsewhere and await it.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 8080)) { request in

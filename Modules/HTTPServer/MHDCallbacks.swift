@@ -52,7 +52,7 @@ enum MHDCallbacks {
         guard context.dispatched else { return }
         if context.stage == .waiting {
             // Not resumed (only possible while the daemon stops): make sure nobody resumes it later.
-            core.state.withLock { _ = $0.suspended.removeValue(forKey: ObjectIdentifier(context)) }
+            core.state.withLock { _ = $0.pending.removeValue(forKey: ObjectIdentifier(context)) }
         }
         core.inFlight.subtract(1, ordering: .relaxed)
     }

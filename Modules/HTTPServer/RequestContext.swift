@@ -5,10 +5,12 @@ import Synchronization
 /// The server's state for one request, from the request line to the completed callback.
 ///
 /// libmicrohttpd calls back for one connection on one thread at a time, so the fields below are
-/// touched only by that thread, with one exception: ``response`` and ``closeAfterResponse`` are
-/// written once, under ``ServerCore``'s lock, by whichever party resumes the suspended connection
-/// (the handler's task or the shutdown sweep), before `MHD_resume_connection`; the connection's
-/// thread reads them only after the resume. That hand-over is why the class is `@unchecked Sendable`.
+/// touched only by that thread, with one exception: ``response``, ``closeAfterResponse`` and
+/// ``parked`` are handed over under ``ServerCore``'s lock. Whichever party takes the context out
+/// of the core's pending table (the handler's task, the timeout sweep or the shutdown sweep)
+/// writes the answer, and resumes the connection if it was parked (suspended); the connection's
+/// thread reads the answer under the lock or after the resume. That hand-over is why the class is
+/// `@unchecked Sendable`.
 final class RequestContext: @unchecked Sendable {
     /// Where the request is in its life.
     enum Stage {
@@ -58,6 +60,8 @@ final class RequestContext: @unchecked Sendable {
     /// The network thread that owns the connection; resumes go through it.
     var loop: EventLoop?
     var response: ServerResponse?
+    /// Whether the connection was suspended to wait for the handler (under the core's lock).
+    var parked = false
     var closeAfterResponse = false
 
     #if DEBUG

@@ -97,7 +97,8 @@ extension ServerCore {
         return queue(rejection.response, on: connection, close: true)
     }
 
-    /// Suspends the connection and runs the handler in a task; the answer is queued after resume.
+    /// Runs the handler in a task on the connection's loop; queues its answer at once when it comes
+    /// without waiting, otherwise suspends the connection and queues the answer after the resume.
     private func dispatch(
         _ context: RequestContext,
         connection: OpaquePointer,
@@ -118,8 +119,7 @@ extension ServerCore {
         if let timeout = configuration.handlerTimeout { context.deadline = .now + timeout }
         let admitted = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            state.suspended[ObjectIdentifier(context)] = context
-            MHD_suspend_connection(connection)
+            state.pending[ObjectIdentifier(context)] = context
             return true
         }
         guard admitted else {
@@ -130,7 +130,19 @@ extension ServerCore {
         inFlight.add(1, ordering: .relaxed)
         // The loop is the task's preferred executor: the handler and its hops stay on this thread.
         Task(executorPreference: context.loop) { await self.run(request, context: context) }
-        return .YES
+        // Run the loop's queue now: a handler that does not really wait (its hops are to default
+        // actors or yields) answers here, and the connection need not be suspended and resumed.
+        context.loop?.runQueuedJobs()
+        let answered = state.withLock { _ -> Bool in
+            if context.response != nil { return true }
+            context.parked = true
+            MHD_suspend_connection(connection)
+            return false
+        }
+        guard answered, let response = context.response else { return .YES }
+        context.stage = .answered
+        context.response = nil
+        return queue(response, on: connection, close: context.closeAfterResponse)
     }
 
     /// Queues `response` on `connection`; a response libmicrohttpd refuses becomes a closed connection.

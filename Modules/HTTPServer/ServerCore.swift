@@ -8,10 +8,10 @@ import Synchronization
 /// ``HTTPServer`` keeps it alive for as long as the daemon runs; handler tasks keep their own
 /// reference, so a late answer after shutdown finds the core (and its `stopped` flag) intact.
 final class ServerCore: Sendable {
-    /// What the lock guards: the suspended requests (the only ones someone still has to resume)
-    /// and whether the shutdown sweep has run.
+    /// What the lock guards: the requests whose handler has not answered yet (``RequestContext``
+    /// tells whether each one's connection is parked) and whether the shutdown sweep has run.
     struct State {
-        var suspended: [ObjectIdentifier: RequestContext] = [:]
+        var pending: [ObjectIdentifier: RequestContext] = [:]
         var stopped = false
     }
 
@@ -36,18 +36,16 @@ final class ServerCore: Sendable {
         self.handler = handler
     }
 
-    /// Runs the handler for a suspended request and resumes its connection with the answer.
+    /// Runs the handler for a request and hands the answer to its connection.
     func run(_ request: ServerRequest, context: RequestContext) async {
         let response = await handler(request)
         state.withLock { state in
-            // Whoever removes the context resumes it, exactly once; after the shutdown sweep the
-            // connection may be gone, so a late answer is dropped here.
-            guard state.suspended.removeValue(forKey: ObjectIdentifier(context)) != nil,
-                let connection = context.connection
-            else { return }
+            // Whoever takes the context out answers it, exactly once; after a sweep the connection
+            // may be gone, so a late answer is dropped here.
+            guard state.pending.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
             context.response = response
             context.closeAfterResponse = draining.load(ordering: .relaxed)
-            Self.resume(connection, of: context)
+            if context.parked, let connection = context.connection { Self.resume(connection, of: context) }
         }
     }
 
@@ -62,11 +60,12 @@ final class ServerCore: Sendable {
     func expireOverdue(now: ContinuousClock.Instant = .now) -> Int {
         let expired = state.withLock { state -> Int in
             var expired = 0
-            for (key, context) in state.suspended {
-                guard let deadline = context.deadline, deadline <= now, let connection = context.connection else {
-                    continue
-                }
-                state.suspended.removeValue(forKey: key)
+            for (key, context) in state.pending {
+                // A context not parked yet is being served inline on its loop right now.
+                guard context.parked, let deadline = context.deadline, deadline <= now,
+                    let connection = context.connection
+                else { continue }
+                state.pending.removeValue(forKey: key)
                 context.response = .problem(504, detail: "The request handler did not answer in time.")
                 context.closeAfterResponse = draining.load(ordering: .relaxed)
                 Self.resume(connection, of: context)
@@ -80,17 +79,17 @@ final class ServerCore: Sendable {
         return expired
     }
 
-    /// Answers every still-suspended request with 503 and resumes it; no request is suspended
-    /// after this. Returns how many were answered so.
+    /// Answers every request whose handler has not answered with 503 (resuming parked
+    /// connections); no request is parked after this. Returns how many were answered so.
     func abandonSuspended() -> Int {
         let abandoned = state.withLock { state -> Int in
             state.stopped = true
-            let contexts = Array(state.suspended.values)
-            state.suspended.removeAll()
+            let contexts = Array(state.pending.values)
+            state.pending.removeAll()
             for context in contexts {
                 context.response = .problem(503, detail: "The server shut down before the handler answered.")
                 context.closeAfterResponse = true
-                if let connection = context.connection { Self.resume(connection, of: context) }
+                if context.parked, let connection = context.connection { Self.resume(connection, of: context) }
             }
             return contexts.count
         }
