@@ -27,6 +27,36 @@ struct ServerLifecycleTests {
         }
     }
 
+    actor Tally {
+        private(set) var count = 0
+        func next() -> Int {
+            count += 1
+            return count
+        }
+    }
+
+    @Test func handlersHoppingThroughAnActorAreAnswered() async throws {
+        let tally = Tally()
+        try await withServer(handler: { _ in
+            let number = await tally.next()
+            await Task.yield()
+            return .text(200, "\(number)")
+        }) { server in
+            let port = server.port
+            let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        let response = try await exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                        return Int(response.bodyText) ?? -1
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(numbers) == Set(1...50))
+            #expect(await tally.count == 50)
+        }
+    }
+
     @Test func handlerResumedFromAnotherThreadIsAnswered() async throws {
         // Like an upstream call whose completion arrives on a client library's own thread.
         try await withServer(handler: { request in
