@@ -30,32 +30,32 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let loopThread = Atomic<UInt>(0)
     private let exited = DispatchSemaphore(value: 0)
     private var started = false
+    private var sweepInterval: Duration?
 
     /// Creates the loop's epoll and wake descriptors; `nil` when the system refuses them.
     init?(core: ServerCore) {
         self.core = core
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard epollFD >= 0, wakeFD >= 0 else {
-            if epollFD >= 0 { Glibc.close(epollFD) }
-            if wakeFD >= 0 { Glibc.close(wakeFD) }
-            return nil
-        }
+        // On failure `deinit` still runs (every property is set) and closes what was opened.
+        guard epollFD >= 0, wakeFD >= 0 else { return nil }
     }
 
     deinit {
-        Glibc.close(epollFD)
-        Glibc.close(wakeFD)
+        if epollFD >= 0 { Glibc.close(epollFD) }
+        if wakeFD >= 0 { Glibc.close(wakeFD) }
     }
 
     /// Whether the caller runs on this loop's thread.
     var isCurrentThread: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
 
     /// Starts the thread that drives `daemon`; false when its descriptors cannot be watched.
-    func start(daemon: OpaquePointer, name: String) -> Bool {
+    /// - Parameter sweepInterval: How often this loop runs ``ServerCore/expireOverdue(now:)``; `nil` for never.
+    func start(daemon: OpaquePointer, name: String, sweepInterval: Duration?) -> Bool {
         let mhdFD = swifty_mhd_epoll_fd(daemon)
         guard mhdFD >= 0, watch(mhdFD), watch(wakeFD) else { return false }
         self.daemon = daemon
+        self.sweepInterval = sweepInterval
         started = true
         let thread = Thread { [self] in self.runLoop() }
         thread.name = name
@@ -123,13 +123,25 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         guard let daemon else { return }
         var events = [epoll_event](repeating: epoll_event(), count: 4)
+        let clock = ContinuousClock()
+        var nextSweep = sweepInterval.map { clock.now + $0 }
         while !stopRequested.load(ordering: .relaxed) {
             runQueuedJobs()
+            if let due = nextSweep, let interval = sweepInterval, clock.now >= due {
+                _ = core.expireOverdue()
+                nextSweep = clock.now + interval
+            }
             _ = MHD_run(daemon)
             if queue.withLock({ !$0.jobs.isEmpty }) { continue }
             var timeout: Int32 = 1000
             var mhdTimeout: UInt64 = 0
             if MHD_get_timeout(daemon, &mhdTimeout) == .YES { timeout = Int32(min(mhdTimeout, 1000)) }
+            if let due = nextSweep {
+                let untilSweep = clock.now.duration(to: due)
+                let milliseconds = max(
+                    0, untilSweep.components.seconds * 1000 + untilSweep.components.attoseconds / 1_000_000_000_000_000)
+                timeout = min(timeout, Int32(min(milliseconds + 1, 1000)))
+            }
             let count = epoll_wait(epollFD, &events, Int32(events.count), timeout)
             for index in 0..<max(0, Int(count)) where events[index].data.fd == wakeFD {
                 var value: UInt64 = 0

@@ -31,7 +31,6 @@ public final class HTTPServer: Sendable {
         var loops: [EventLoop]
         var listenSocket: Int32
         var port: Int
-        var sweeper: Task<Void, Never>? = nil
     }
 
     /// Where the server is in its life.
@@ -115,7 +114,7 @@ public final class HTTPServer: Sendable {
                 Self.stopNow(Running(loops: loops, listenSocket: listenSocket, port: port), core: core)
                 throw error
             }
-            state = .running(Running(loops: loops, listenSocket: listenSocket, port: port, sweeper: startSweeper()))
+            state = .running(Running(loops: loops, listenSocket: listenSocket, port: port))
         }
     }
 
@@ -158,24 +157,15 @@ public final class HTTPServer: Sendable {
                 message: "libmicrohttpd could not start on \(configuration.host) port \(configuration.port)."
             )
         }
-        guard loop.start(daemon: daemon, name: "http-\(index)") else {
+        // The first loop also answers handlers past their timeout, on its own clock: a sweep that
+        // depended on Swift's shared thread pool would stall whenever that pool is busy.
+        let sweepInterval = index == 0 ? configuration.handlerTimeout.map { min(.seconds(1), $0 / 4) } : nil
+        guard loop.start(daemon: daemon, name: "http-\(index)", sweepInterval: sweepInterval) else {
             _ = MHD_quiesce_daemon(daemon)
             MHD_stop_daemon(daemon)
             throw HTTPServerError(code: .startFailed, message: "could not watch libmicrohttpd's epoll descriptor")
         }
         return loop
-    }
-
-    /// Starts the task that answers requests whose handler ran past ``Configuration/handlerTimeout``.
-    private func startSweeper() -> Task<Void, Never>? {
-        guard let timeout = configuration.handlerTimeout else { return nil }
-        let interval = min(.seconds(1), timeout / 4)
-        return Task.detached { [core] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                _ = core.expireOverdue()
-            }
-        }
     }
 
     /// The bound TCP port (the ephemeral one when the configuration said 0), or 0 when not running.
@@ -224,7 +214,6 @@ public final class HTTPServer: Sendable {
     }
 
     private func drainAndStop(_ running: Running, gracePeriod: Duration) async {
-        running.sweeper?.cancel()
         core.draining.store(true, ordering: .relaxed)
         for loop in running.loops {
             // libmicrohttpd's state belongs to the loop's thread: quiesce there.
@@ -250,7 +239,6 @@ public final class HTTPServer: Sendable {
 
     /// Stops every loop and daemon and closes the listening socket, without waiting for requests.
     private static func stopNow(_ running: Running, core: ServerCore) {
-        running.sweeper?.cancel()
         core.draining.store(true, ordering: .relaxed)
         _ = core.abandonSuspended()
         for loop in running.loops { loop.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import HTTPServer
@@ -63,8 +64,9 @@ struct ResourceTests {
     }
 
     @Test func contextsAreReleasedWhenShutdownAbandonsHandlers() async throws {
+        let release = Atomic<Bool>(false)
         let server = HTTPServer(configuration: .init(threadCount: 2)) { _ in
-            try? await Task.sleep(for: .seconds(1))
+            await waitFor(release)
             return .text(200, "late")
         }
         try server.start()
@@ -75,6 +77,7 @@ struct ResourceTests {
         try await waitUntil { server.inFlightCount == 5 }
         #expect(server.inFlightCount == 5)
         await server.shutdown(gracePeriod: .milliseconds(50))
+        release.store(true, ordering: .relaxed)
         for request in requests { #expect(await request.value?.status == 503) }
         #expect(server.inFlightCount == 0)
         try await waitUntil { server.liveRequestContexts == 0 }

@@ -55,11 +55,9 @@ final class RawConnection {
                 }
             }
         }
-        guard result == 0 else {
-            let message = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw Failure(description: "connect: \(message)")
-        }
+        // On failure `deinit` still runs (every property is set) and closes the socket: closing it
+        // here too could close a descriptor another thread has been handed in between.
+        guard result == 0 else { throw Failure(description: "connect: \(String(cString: strerror(errno)))") }
     }
 
     deinit { Glibc.close(fd) }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 
 /// Starts a server on 127.0.0.1 port 0, runs `body` with it, and shuts it down.
 func withServer(
@@ -61,3 +62,10 @@ let ipv6LoopbackAvailable: Bool = {
         return false
     }
 }()
+
+/// Waits until `flag` is set, checking every 5 ms for at most 20 s (a test never hangs on it).
+func waitFor(_ flag: borrowing Atomic<Bool>) async {
+    for _ in 0..<4000 where !flag.load(ordering: .relaxed) {
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+}
