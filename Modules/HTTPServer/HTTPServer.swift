@@ -234,7 +234,15 @@ public final class HTTPServer: Sendable {
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
-        Self.stopNow(running, core: core)
+        // Stopping waits for the network threads to finish their turn: do it on a thread of its
+        // own rather than holding one of Swift's shared pool threads.
+        let core = self.core
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                Self.stopNow(running, core: core)
+                continuation.resume()
+            }.start()
+        }
     }
 
     /// Stops every loop and daemon and closes the listening socket, without waiting for requests.
