@@ -1,7 +1,8 @@
 public import ServiceCore
 
-/// The feed upstream's error body: an RFC 9457 problem document (`application/problem+json`)
-/// whose `code` member is one of those listed in `docs/upstreams.md`.
+/// The feed upstream's error body: an RFC 9457 problem document
+/// (`application/problem+json`) whose `code` member is one of those listed in
+/// `docs/upstreams.md`.
 ///
 /// Read it from a failed call with `error.envelope(as: FeedErrorEnvelope.self)`.
 public typealias FeedErrorEnvelope = ProblemEnvelope

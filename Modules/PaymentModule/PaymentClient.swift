@@ -19,7 +19,7 @@ public import ServiceCore
 /// `unacceptableStatus` with a ``PaymentErrorEnvelope`` for a non-2xx answer, and the client's
 /// other codes for transport and decoding failures.
 public struct PaymentClient: ModuleClient {
-    /// The payment module, whose domains ``init(domain:transport:middlewares:configuration:)`` reaches.
+    /// The module's identity, whose known base URLs the domain initializer uses.
     public typealias Module = PaymentModuleIdentity
 
     /// The generic client underneath, for raw access and ``ServiceClient/makeRequest(_:)``.

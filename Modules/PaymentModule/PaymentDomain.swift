@@ -1,6 +1,7 @@
 public import ServiceCore
 
-/// Where the payment upstream lives: an environment, or an explicit base URL that overrides it.
+/// Where the payment upstream lives: an environment, or an explicit base URL that
+/// overrides it.
 ///
 /// ```swift
 /// let production = PaymentDomain(environment: .production)
@@ -8,6 +9,7 @@ public import ServiceCore
 /// let sandbox = PaymentDomain.sandbox(baseURL: "http://127.0.0.1:49152")
 /// ```
 ///
-/// The known URLs are ``PaymentModuleIdentity/knownBaseURLs``; the sandbox has none, so the daemon passes
-/// the sandbox upstream's URL as an override. The URL is validated when a client is made.
+/// The known URLs are ``PaymentModuleIdentity/knownBaseURLs``; the sandbox has none, so
+/// the daemon passes the sandbox upstream's URL as an override. The URL is validated when a
+/// client is made.
 public typealias PaymentDomain = ServiceDomain<PaymentModuleIdentity>

@@ -12,7 +12,7 @@ public import ServiceCore
 /// `unacceptableStatus` with a ``UserErrorEnvelope`` for a non-2xx answer, and the client's other
 /// codes for transport and decoding failures.
 public struct UserClient: ModuleClient {
-    /// The user module, whose domains ``init(domain:transport:middlewares:configuration:)`` reaches.
+    /// The module's identity, whose known base URLs the domain initializer uses.
     public typealias Module = UserModuleIdentity
 
     /// The generic client underneath, for raw access and ``ServiceClient/makeRequest(_:)``.
