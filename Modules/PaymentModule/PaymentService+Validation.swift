@@ -64,7 +64,8 @@ extension PaymentService {
             throw check.failure("idempotencyKey must be at most \(maximumIdempotencyKeyLength) characters")
         }
         guard key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw check.failure("idempotencyKey must be visible ASCII characters only (no spaces or control characters)")
+            throw check.failure(
+                "idempotencyKey must be visible ASCII characters only (no spaces or control characters)")
         }
     }
 }
