@@ -1,4 +1,5 @@
 import Foundation
+import ServiceCore
 
 extension DaemonConfiguration {
     /// A configuration that cannot be loaded: an unreadable or malformed file, a malformed

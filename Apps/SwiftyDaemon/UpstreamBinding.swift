@@ -1,5 +1,6 @@
 import Foundation
 import RequestSigning
+import ServiceCore
 
 /// How the daemon reaches one feature module's domain: where, with which key, over which
 /// transport, within which timeout. Resolved at start-up from the sandbox or the configuration.

@@ -11,35 +11,16 @@ public import ServiceCore
 /// Every method throws ``ServiceError``: code `invalidRequest` for bad input (nothing is sent),
 /// `unacceptableStatus` with a ``FeedErrorEnvelope`` for a non-2xx answer, and the client's other
 /// codes for transport and decoding failures.
-public struct FeedClient: Sendable {
+public struct FeedClient: ModuleClient {
+    /// The module's identity, whose known base URLs the domain initializer uses.
+    public typealias Module = FeedModuleIdentity
+
     /// The generic client underneath, for raw access and ``ServiceClient/makeRequest(_:)``.
     public let serviceClient: ServiceClient<FeedService>
 
     /// Wraps a client made at the composition root.
     public init(_ serviceClient: ServiceClient<FeedService>) {
         self.serviceClient = serviceClient
-    }
-
-    /// Creates a client for a domain setting.
-    /// - Parameters:
-    ///   - domain: The environment or explicit base URL.
-    ///   - transport: The transport that does the I/O.
-    ///   - middlewares: Middlewares, outermost first (request id, logging, signing...).
-    ///   - configuration: Encoders, decoders, default headers and limits.
-    /// - Throws: ``ServiceError`` with code `invalidConfiguration` when the base URL is missing
-    ///   or not absolute http(s).
-    public init(
-        domain: FeedDomain,
-        transport: any Transport,
-        middlewares: [any Middleware] = [],
-        configuration: ServiceClientConfiguration = .init()
-    ) throws {
-        self.serviceClient = try ServiceClient(
-            baseURL: domain.resolvedBaseURL(),
-            transport: transport,
-            middlewares: middlewares,
-            configuration: configuration
-        )
     }
 
     /// One page of a user's home timeline (their posts and those of the users they follow),
@@ -49,12 +30,12 @@ public struct FeedClient: Sendable {
     ///   - cursor: The previous page's ``TimelinePage/nextCursor``, or `nil` for the first page.
     ///   - limit: The page size, 1...100.
     public func timeline(user: String, cursor: String? = nil, limit: Int = 20) async throws -> TimelinePage {
-        try await send(.timeline(user: user, cursor: cursor, limit: limit), as: TimelinePage.self)
+        try await serviceClient.send(.timeline(user: user, cursor: cursor, limit: limit), as: TimelinePage.self)
     }
 
     /// One post.
     public func post(id: String) async throws -> Post {
-        try await send(.post(id: id), as: Post.self)
+        try await serviceClient.send(.post(id: id), as: Post.self)
     }
 
     /// Publishes a post and returns it as stored.
@@ -63,18 +44,11 @@ public struct FeedClient: Sendable {
     ///   - text: 1-500 characters.
     ///   - attachments: Up to 4 files; with any, the request is `multipart/form-data`.
     public func createPost(author: String, text: String, attachments: [AttachmentUpload] = []) async throws -> Post {
-        try await send(.createPost(author: author, text: text, attachments: attachments), as: Post.self)
+        try await serviceClient.send(.createPost(author: author, text: text, attachments: attachments), as: Post.self)
     }
 
     /// Makes `user` like `post`; liking twice is not an error.
     public func like(post: String, user: String) async throws {
-        let service = FeedService.like(post: post, user: user)
-        try service.validate()
-        _ = try await serviceClient.send(service)
-    }
-
-    private func send<T: Decodable>(_ service: FeedService, as type: T.Type) async throws -> T {
-        try service.validate()
-        return try await serviceClient.send(service, as: type)
+        _ = try await serviceClient.send(.like(post: post, user: user))
     }
 }

@@ -9,62 +9,7 @@ public import ServiceCore
 /// let sandbox = FeedDomain.sandbox(baseURL: "http://127.0.0.1:49152")
 /// ```
 ///
-/// The sandbox upstream listens on a port chosen when it starts, so the sandbox environment has no
-/// fixed URL: the daemon passes it as an override. The URL is validated when a client is made.
-public struct FeedDomain: Sendable, Equatable {
-    /// A deployment environment.
-    public enum Environment: String, Sendable, CaseIterable {
-        /// The in-process sandbox upstream; its URL is always an override.
-        case sandbox
-        /// The shared staging deployment.
-        case staging
-        /// The production deployment.
-        case production
-    }
-
-    /// The base URLs known per environment; the sandbox has none.
-    public static let knownBaseURLs: [Environment: String] = [
-        .staging: "https://feed.staging.api.example.com",
-        .production: "https://feed.api.example.com",
-    ]
-
-    /// The environment.
-    public var environment: Environment
-    /// A base URL that replaces the environment's, or `nil` to use ``knownBaseURLs``.
-    public var baseURLOverride: String?
-
-    /// Creates a domain setting.
-    /// - Parameters:
-    ///   - environment: The environment whose known URL is used unless overridden.
-    ///   - baseURLOverride: An absolute `http(s)` URL to use instead.
-    public init(environment: Environment, baseURLOverride: String? = nil) {
-        self.environment = environment
-        self.baseURLOverride = baseURLOverride
-    }
-
-    /// The sandbox environment at the URL the sandbox upstream listens on.
-    public static func sandbox(baseURL: String) -> FeedDomain {
-        FeedDomain(environment: .sandbox, baseURLOverride: baseURL)
-    }
-
-    /// The known base URL of an environment, or `nil` for the sandbox.
-    public static func baseURL(for environment: Environment) -> String? {
-        knownBaseURLs[environment]
-    }
-
-    /// The base URL to use: the override if any, else the environment's known URL.
-    /// - Throws: ``ServiceError`` with code `invalidConfiguration` when neither exists (the
-    ///   sandbox without an override).
-    public func resolvedBaseURL() throws(ServiceError) -> String {
-        if let baseURLOverride { return baseURLOverride }
-        guard let known = Self.baseURL(for: environment) else {
-            throw ServiceError(
-                code: .invalidConfiguration,
-                module: FeedModuleIdentity.name,
-                operation: "init",
-                message: "the \(environment.rawValue) environment has no known base URL; give one as an override"
-            )
-        }
-        return known
-    }
-}
+/// The known URLs are ``FeedModuleIdentity/knownBaseURLs``; the sandbox has none, so
+/// the daemon passes the sandbox upstream's URL as an override. The URL is validated when a
+/// client is made.
+public typealias FeedDomain = ServiceDomain<FeedModuleIdentity>

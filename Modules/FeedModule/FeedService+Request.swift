@@ -29,7 +29,7 @@ extension FeedService {
         case .post, .like:
             return .plain
         case .createPost(let author, let text, let attachments) where attachments.isEmpty:
-            return .json(CreatePostRequestBody(authorId: author, text: text), encoder: FeedJSON.encoder)
+            return .json(CreatePostRequestBody(authorId: author, text: text), encoder: SortedKeysJSONEncoder())
         case .createPost(let author, let text, let attachments):
             let fields: [MultipartPart] = [.field("authorId", author), .field("text", text)]
             let files = attachments.map {

@@ -11,7 +11,7 @@ extension FeedService {
     /// The longest attachment file name, in UTF-8 bytes.
     public static let maximumFileNameBytes = 255
 
-    /// Checks the case's inputs; ``FeedClient`` calls it before every request.
+    /// Checks the case's inputs; `ServiceClient` calls it before it builds any request.
     ///
     /// Identifiers must be 1-128 bytes of UTF-8 without control characters and not `.` or `..`;
     /// a cursor, when given, 1-512 bytes without control characters; `limit` 1...100. Post text
@@ -20,7 +20,7 @@ extension FeedService {
     /// name of 1-255 bytes without control characters, `/` or `\`, and a media type `type/subtype`.
     /// - Throws: ``ServiceError`` with code `invalidRequest`, naming the field and the rule.
     public func validate() throws(ServiceError) {
-        let check = InputValidator(module: Self.moduleName, operation: operationName)
+        let check = InputRules(for: self)
         switch self {
         case .timeline(let user, let cursor, let limit):
             try check.identifier(user, named: "user")
@@ -35,7 +35,7 @@ extension FeedService {
             try check.identifier(author, named: "author")
             try Self.validate(text: text, check)
             guard attachments.count <= Self.maximumAttachments else {
-                throw check.fail("attachments must be at most \(Self.maximumAttachments), got \(attachments.count)")
+                throw check.failure("attachments must be at most \(Self.maximumAttachments), got \(attachments.count)")
             }
             for (index, attachment) in attachments.enumerated() {
                 try Self.validate(attachment, field: "attachments[\(index)]", check)
@@ -43,33 +43,33 @@ extension FeedService {
         }
     }
 
-    private static func validate(text: String, _ check: InputValidator) throws(ServiceError) {
-        guard text.contains(where: { !$0.isWhitespace }) else { throw check.fail("text must not be empty") }
+    private static func validate(text: String, _ check: InputRules) throws(ServiceError) {
+        guard text.contains(where: { !$0.isWhitespace }) else { throw check.failure("text must not be empty") }
         guard text.count <= maximumTextLength else {
-            throw check.fail("text must be at most \(maximumTextLength) characters, got \(text.count)")
+            throw check.failure("text must be at most \(maximumTextLength) characters, got \(text.count)")
         }
-        guard !InputValidator.hasControlCharacters(text, allowing: ["\n", "\r", "\t"]) else {
-            throw check.fail("text must not contain control characters other than line breaks and tabs")
+        guard !InputRules.hasControlCharacters(text, allowing: ["\n", "\r", "\t"]) else {
+            throw check.failure("text must not contain control characters other than line breaks and tabs")
         }
     }
 
-    private static func validate(_ attachment: AttachmentUpload, field: String, _ check: InputValidator)
+    private static func validate(_ attachment: AttachmentUpload, field: String, _ check: InputRules)
         throws(ServiceError)
     {
         let name = attachment.fileName
-        guard !name.isEmpty else { throw check.fail("\(field).fileName must not be empty") }
+        guard !name.isEmpty else { throw check.failure("\(field).fileName must not be empty") }
         guard name.utf8.count <= maximumFileNameBytes else {
-            throw check.fail("\(field).fileName must be at most \(maximumFileNameBytes) bytes of UTF-8")
+            throw check.failure("\(field).fileName must be at most \(maximumFileNameBytes) bytes of UTF-8")
         }
-        guard !InputValidator.hasControlCharacters(name), !name.contains("/"), !name.contains("\\") else {
-            throw check.fail("\(field).fileName must not contain control characters, \"/\" or \"\\\"")
+        guard !InputRules.hasControlCharacters(name), !name.contains("/"), !name.contains("\\") else {
+            throw check.failure("\(field).fileName must not contain control characters, \"/\" or \"\\\"")
         }
         guard isMediaType(attachment.contentType) else {
-            throw check.fail("\(field).contentType must be a media type such as image/png")
+            throw check.failure("\(field).contentType must be a media type such as image/png")
         }
-        guard !attachment.data.isEmpty else { throw check.fail("\(field).data must not be empty") }
+        guard !attachment.data.isEmpty else { throw check.failure("\(field).data must not be empty") }
         guard attachment.data.count <= maximumAttachmentBytes else {
-            throw check.fail(
+            throw check.failure(
                 "\(field).data must be at most \(maximumAttachmentBytes) bytes, got \(attachment.data.count)")
         }
     }

@@ -18,35 +18,16 @@ public import ServiceCore
 /// Every method throws ``ServiceError``: code `invalidRequest` for bad input (nothing is sent),
 /// `unacceptableStatus` with a ``PaymentErrorEnvelope`` for a non-2xx answer, and the client's
 /// other codes for transport and decoding failures.
-public struct PaymentClient: Sendable {
+public struct PaymentClient: ModuleClient {
+    /// The module's identity, whose known base URLs the domain initializer uses.
+    public typealias Module = PaymentModuleIdentity
+
     /// The generic client underneath, for raw access and ``ServiceClient/makeRequest(_:)``.
     public let serviceClient: ServiceClient<PaymentService>
 
     /// Wraps a client made at the composition root.
     public init(_ serviceClient: ServiceClient<PaymentService>) {
         self.serviceClient = serviceClient
-    }
-
-    /// Creates a client for a domain setting.
-    /// - Parameters:
-    ///   - domain: The environment or explicit base URL.
-    ///   - transport: The transport that does the I/O.
-    ///   - middlewares: Middlewares, outermost first (request id, logging, signing...).
-    ///   - configuration: Encoders, decoders, default headers and limits.
-    /// - Throws: ``ServiceError`` with code `invalidConfiguration` when the base URL is missing
-    ///   or not absolute http(s).
-    public init(
-        domain: PaymentDomain,
-        transport: any Transport,
-        middlewares: [any Middleware] = [],
-        configuration: ServiceClientConfiguration = .init()
-    ) throws {
-        self.serviceClient = try ServiceClient(
-            baseURL: domain.resolvedBaseURL(),
-            transport: transport,
-            middlewares: middlewares,
-            configuration: configuration
-        )
     }
 
     /// A fresh random idempotency key (a lowercase UUID), for callers that have none of their own.
@@ -56,7 +37,7 @@ public struct PaymentClient: Sendable {
 
     /// A user's wallet.
     public func wallet(user: String) async throws -> Wallet {
-        try await send(.wallet(user: user), as: Wallet.self)
+        try await serviceClient.send(.wallet(user: user), as: Wallet.self)
     }
 
     /// Moves `amount` from `payer`'s wallet to `payee`'s.
@@ -73,7 +54,7 @@ public struct PaymentClient: Sendable {
         memo: String? = nil,
         idempotencyKey: String
     ) async throws -> Charge {
-        try await send(
+        try await serviceClient.send(
             .createCharge(payer: payer, payee: payee, amount: amount, memo: memo, idempotencyKey: idempotencyKey),
             as: Charge.self
         )
@@ -81,7 +62,7 @@ public struct PaymentClient: Sendable {
 
     /// One charge.
     public func charge(id: String) async throws -> Charge {
-        try await send(.charge(id: id), as: Charge.self)
+        try await serviceClient.send(.charge(id: id), as: Charge.self)
     }
 
     /// Gives back `amountMinor` of a charge, in the charge's currency.
@@ -90,12 +71,7 @@ public struct PaymentClient: Sendable {
     ///   - amountMinor: 1 to 2^53 - 1 minor units, at most what is left to refund.
     ///   - idempotencyKey: 1-255 visible ASCII characters, the same on every repeat of this refund.
     public func refund(charge: String, amountMinor: Int64, idempotencyKey: String) async throws -> Refund {
-        try await send(
+        try await serviceClient.send(
             .refund(charge: charge, amountMinor: amountMinor, idempotencyKey: idempotencyKey), as: Refund.self)
-    }
-
-    private func send<T: Decodable>(_ service: PaymentService, as type: T.Type) async throws -> T {
-        try service.validate()
-        return try await serviceClient.send(service, as: type)
     }
 }

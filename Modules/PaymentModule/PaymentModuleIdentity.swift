@@ -1,28 +1,24 @@
+public import ServiceCore
+
 /// The payment module's name, signing identity and default domains, as data for the
 /// composition root.
 ///
-/// The daemon binds the module's signing key by ``keyID`` and ``tag``: the upstream accepts
-/// only requests signed with a key registered for the module's tag. Every feature module has an
-/// identity of this shape; `new-module` generates one for each new module.
-public enum PaymentModuleIdentity {
+/// The daemon binds the module's signing key by ``keyID`` and ``tag``; the extension of
+/// ``FeatureModuleIdentity`` gives ``registration`` for the daemon's registry. `new-module`
+/// generates an identity of this shape for each new module.
+public enum PaymentModuleIdentity: FeatureModuleIdentity {
     /// The module's name: its target, its service's `moduleName`, and its key in configuration.
     public static let name = "PaymentModule"
 
-    /// The id of the signing key the upstream expects unless configuration names another
-    /// (the RFC 9421 `keyid` parameter).
+    /// The signing key id the upstream expects unless configuration names another.
     public static let keyID = "payment-1"
 
-    /// The RFC 9421 `tag` parameter: the module's name. A key signs only for its own tag, and the
-    /// signing middleware checks it against the service's `moduleName`.
+    /// The RFC 9421 `tag` its key signs for: the module's name.
     public static let tag = "PaymentModule"
 
-    /// The base URLs known without configuration, by environment name (`staging`, `production`).
-    public static let defaultBaseURLs: [String: String] = Dictionary(
-        uniqueKeysWithValues: PaymentDomain.knownBaseURLs.map { ($0.key.rawValue, $0.value) }
-    )
-
-    /// Everything above in one value, for a registry line per module.
-    public static let registration: (name: String, keyID: String, tag: String, baseURLs: [String: String]) = (
-        name, keyID, tag, defaultBaseURLs
-    )
+    /// The base URLs known per environment; the sandbox has none.
+    public static let knownBaseURLs: [ServiceEnvironment: String] = [
+        .staging: "https://payments.staging.api.example.com",
+        .production: "https://payments.api.example.com",
+    ]
 }

@@ -28,10 +28,10 @@ extension PaymentService {
         case .createCharge(let payer, let payee, let amount, let memo, _):
             .json(
                 CreateChargeRequestBody(payerId: payer, payeeId: payee, amount: amount, memo: memo),
-                encoder: PaymentJSON.encoder
+                encoder: SortedKeysJSONEncoder()
             )
         case .refund(_, let amountMinor, _):
-            .json(CreateRefundRequestBody(amountMinor: amountMinor), encoder: PaymentJSON.encoder)
+            .json(CreateRefundRequestBody(amountMinor: amountMinor), encoder: SortedKeysJSONEncoder())
         }
     }
 

@@ -8,7 +8,7 @@ extension PaymentService {
     /// The longest idempotency key, in characters.
     public static let maximumIdempotencyKeyLength = 255
 
-    /// Checks the case's inputs; ``PaymentClient`` calls it before every request.
+    /// Checks the case's inputs; `ServiceClient` calls it before it builds any request.
     ///
     /// Identifiers must be 1-128 bytes of UTF-8 without control characters and not `.` or `..`;
     /// payer and payee must differ; amounts must be 1 to 2^53 - 1 minor units of a known ISO 4217
@@ -16,7 +16,7 @@ extension PaymentService {
     /// characters; an idempotency key 1-255 visible ASCII characters.
     /// - Throws: ``ServiceError`` with code `invalidRequest`, naming the field and the rule.
     public func validate() throws(ServiceError) {
-        let check = InputValidator(module: Self.moduleName, operation: operationName)
+        let check = InputRules(for: self)
         switch self {
         case .wallet(let user):
             try check.identifier(user, named: "user")
@@ -25,10 +25,10 @@ extension PaymentService {
         case .createCharge(let payer, let payee, let amount, let memo, let key):
             try check.identifier(payer, named: "payer")
             try check.identifier(payee, named: "payee")
-            guard payer != payee else { throw check.fail("payee must differ from payer") }
+            guard payer != payee else { throw check.failure("payee must differ from payer") }
             try Self.validate(amountMinor: amount.amountMinor, named: "amount.amountMinor", check)
             guard amount.currency.isKnown else {
-                throw check.fail("amount.currency must be a known ISO 4217 code such as EUR, USD or JPY")
+                throw check.failure("amount.currency must be a known ISO 4217 code such as EUR, USD or JPY")
             }
             if let memo { try Self.validate(memo: memo, check) }
             try Self.validate(idempotencyKey: key, check)
@@ -39,32 +39,33 @@ extension PaymentService {
         }
     }
 
-    private static func validate(amountMinor: Int64, named field: String, _ check: InputValidator)
+    private static func validate(amountMinor: Int64, named field: String, _ check: InputRules)
         throws(ServiceError)
     {
-        guard amountMinor > 0 else { throw check.fail("\(field) must be positive, got \(amountMinor)") }
+        guard amountMinor > 0 else { throw check.failure("\(field) must be positive, got \(amountMinor)") }
         guard amountMinor <= maximumAmountMinor else {
-            throw check.fail("\(field) must be at most \(maximumAmountMinor), got \(amountMinor)")
+            throw check.failure("\(field) must be at most \(maximumAmountMinor), got \(amountMinor)")
         }
     }
 
-    private static func validate(memo: String, _ check: InputValidator) throws(ServiceError) {
-        guard !memo.isEmpty else { throw check.fail("memo must not be empty; leave it out instead") }
+    private static func validate(memo: String, _ check: InputRules) throws(ServiceError) {
+        guard !memo.isEmpty else { throw check.failure("memo must not be empty; leave it out instead") }
         guard memo.count <= maximumMemoLength else {
-            throw check.fail("memo must be at most \(maximumMemoLength) characters, got \(memo.count)")
+            throw check.failure("memo must be at most \(maximumMemoLength) characters, got \(memo.count)")
         }
-        guard !InputValidator.hasControlCharacters(memo) else {
-            throw check.fail("memo must not contain control characters")
+        guard !InputRules.hasControlCharacters(memo) else {
+            throw check.failure("memo must not contain control characters")
         }
     }
 
-    private static func validate(idempotencyKey key: String, _ check: InputValidator) throws(ServiceError) {
-        guard !key.isEmpty else { throw check.fail("idempotencyKey must not be empty") }
+    private static func validate(idempotencyKey key: String, _ check: InputRules) throws(ServiceError) {
+        guard !key.isEmpty else { throw check.failure("idempotencyKey must not be empty") }
         guard key.utf8.count <= maximumIdempotencyKeyLength else {
-            throw check.fail("idempotencyKey must be at most \(maximumIdempotencyKeyLength) characters")
+            throw check.failure("idempotencyKey must be at most \(maximumIdempotencyKeyLength) characters")
         }
         guard key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw check.fail("idempotencyKey must be visible ASCII characters only (no spaces or control characters)")
+            throw check.failure(
+                "idempotencyKey must be visible ASCII characters only (no spaces or control characters)")
         }
     }
 }

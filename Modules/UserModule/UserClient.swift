@@ -11,7 +11,10 @@ public import ServiceCore
 /// Every method throws ``ServiceError``: code `invalidRequest` for bad input (nothing is sent),
 /// `unacceptableStatus` with a ``UserErrorEnvelope`` for a non-2xx answer, and the client's other
 /// codes for transport and decoding failures.
-public struct UserClient: Sendable {
+public struct UserClient: ModuleClient {
+    /// The module's identity, whose known base URLs the domain initializer uses.
+    public typealias Module = UserModuleIdentity
+
     /// The generic client underneath, for raw access and ``ServiceClient/makeRequest(_:)``.
     public let serviceClient: ServiceClient<UserService>
 
@@ -20,42 +23,20 @@ public struct UserClient: Sendable {
         self.serviceClient = serviceClient
     }
 
-    /// Creates a client for a domain setting.
-    /// - Parameters:
-    ///   - domain: The environment or explicit base URL.
-    ///   - transport: The transport that does the I/O.
-    ///   - middlewares: Middlewares, outermost first (request id, logging, signing...).
-    ///   - configuration: Encoders, decoders, default headers and limits.
-    /// - Throws: ``ServiceError`` with code `invalidConfiguration` when the base URL is missing
-    ///   or not absolute http(s).
-    public init(
-        domain: UserDomain,
-        transport: any Transport,
-        middlewares: [any Middleware] = [],
-        configuration: ServiceClientConfiguration = .init()
-    ) throws {
-        self.serviceClient = try ServiceClient(
-            baseURL: domain.resolvedBaseURL(),
-            transport: transport,
-            middlewares: middlewares,
-            configuration: configuration
-        )
-    }
-
     /// A user's profile.
     /// - Parameter id: The user's id.
     public func profile(id: String) async throws -> User {
-        try await send(.profile(id: id), as: User.self)
+        try await serviceClient.send(.profile(id: id), as: User.self)
     }
 
     /// Makes `actor` follow `target`; following twice is not an error.
     public func follow(target: String, actor: String) async throws {
-        try await send(.follow(target: target, actor: actor))
+        _ = try await serviceClient.send(.follow(target: target, actor: actor))
     }
 
     /// Makes `actor` stop following `target`; unfollowing a user not followed is not an error.
     public func unfollow(target: String, actor: String) async throws {
-        try await send(.unfollow(target: target, actor: actor))
+        _ = try await serviceClient.send(.unfollow(target: target, actor: actor))
     }
 
     /// One page of a user's followers.
@@ -64,21 +45,11 @@ public struct UserClient: Sendable {
     ///   - cursor: The previous page's ``FollowersPage/nextCursor``, or `nil` for the first page.
     ///   - limit: The page size, 1...100.
     public func followers(id: String, cursor: String? = nil, limit: Int = 20) async throws -> FollowersPage {
-        try await send(.followers(id: id, cursor: cursor, limit: limit), as: FollowersPage.self)
+        try await serviceClient.send(.followers(id: id, cursor: cursor, limit: limit), as: FollowersPage.self)
     }
 
     /// What a bearer token stands for; an unknown or expired token is inactive, not an error.
     public func introspect(token: String) async throws -> TokenIntrospection {
-        try await send(.introspect(token: token), as: TokenIntrospection.self)
-    }
-
-    private func send<T: Decodable>(_ service: UserService, as type: T.Type) async throws -> T {
-        try service.validate()
-        return try await serviceClient.send(service, as: type)
-    }
-
-    private func send(_ service: UserService) async throws {
-        try service.validate()
-        _ = try await serviceClient.send(service)
+        try await serviceClient.send(.introspect(token: token), as: TokenIntrospection.self)
     }
 }

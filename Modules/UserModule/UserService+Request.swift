@@ -30,7 +30,7 @@ extension UserService {
         case .followers(_, let cursor, let limit):
             .query(["cursor": cursor.map(QueryValue.string), "limit": .int(limit)])
         case .introspect(let token):
-            .json(IntrospectionRequestBody(token: token), encoder: UserJSON.encoder)
+            .json(IntrospectionRequestBody(token: token), encoder: SortedKeysJSONEncoder())
         }
     }
 

@@ -53,6 +53,6 @@ struct FeedDomainTests {
         #expect(registration.name == FeedModuleIdentity.name)
         #expect(registration.keyID == FeedModuleIdentity.keyID)
         #expect(registration.tag == FeedModuleIdentity.tag)
-        #expect(registration.baseURLs == FeedModuleIdentity.defaultBaseURLs)
+        #expect(registration.defaultBaseURLs == FeedModuleIdentity.defaultBaseURLs)
     }
 }

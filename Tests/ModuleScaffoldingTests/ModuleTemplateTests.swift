@@ -34,9 +34,12 @@ struct ModuleTemplateTests {
         let identity = try #require(files["Modules/InventoryModule/InventoryModuleIdentity.swift"])
         #expect(identity.contains(#"public static let keyID = "inventory-1""#))
         #expect(identity.contains(#"public static let tag = "InventoryModule""#))
+        #expect(identity.contains(#"[ServiceEnvironment: String] = [.production: "https://inventory.example.com"]"#))
+        #expect(!identity.contains(".staging:"))
         let domain = try #require(files["Modules/InventoryModule/InventoryDomain.swift"])
-        #expect(domain.contains(#"[Environment: String] = [.production: "https://inventory.example.com"]"#))
-        #expect(!domain.contains(".staging:"))
+        #expect(domain.contains("public typealias InventoryDomain = ServiceDomain<InventoryModuleIdentity>"))
+        let envelope = try #require(files["Modules/InventoryModule/InventoryErrorEnvelope.swift"])
+        #expect(envelope.contains("public typealias InventoryErrorEnvelope = ProblemEnvelope"))
         let tests = try #require(files["Tests/InventoryModuleTests/InventoryDomainTests.swift"])
         #expect(tests.contains(#"let staging: String? = nil"#))
     }
@@ -55,9 +58,7 @@ struct ModuleTemplateTests {
         let shared = [
             "Modules/\(name)Module/\(name)Domain.swift",
             "Modules/\(name)Module/\(name)ErrorEnvelope.swift",
-            "Modules/\(name)Module/\(name)JSON.swift",
             "Modules/\(name)Module/\(name)ModuleIdentity.swift",
-            "Modules/\(name)Module/InputValidator.swift",
             "Tests/\(name)ModuleTests/Support/ExpectedRequest.swift",
             "Tests/\(name)ModuleTests/Support/MockTransport+Problem.swift",
         ]
@@ -83,14 +84,16 @@ struct ModuleTemplateTests {
                 #expect(line.count <= 120, "\(file.path):\(number + 1) has \(line.count) columns")
                 #expect(!line.hasSuffix(" "), "\(file.path):\(number + 1) ends with a space")
             }
-            #expect(file.contents.hasSuffix("}\n"), "\(file.path) ends with one newline")
+            #expect(
+                file.contents.hasSuffix("\n") && !file.contents.hasSuffix("\n\n"), "\(file.path) ends with one newline")
         }
     }
 
     @Test
     func urlsAndKeyIDsAreEscapedInLiterals() throws {
         let spec = try ModuleSpec(name: "Inventory", baseURL: "https://inventory.example.com/a%22b")
-        let domain = try #require(ModuleTemplate.files(for: spec).first { $0.path.hasSuffix("InventoryDomain.swift") })
-        #expect(domain.contents.contains(#""https://inventory.example.com/a%22b""#))
+        let identity = try #require(
+            ModuleTemplate.files(for: spec).first { $0.path.hasSuffix("InventoryModuleIdentity.swift") })
+        #expect(identity.contents.contains(#""https://inventory.example.com/a%22b""#))
     }
 }

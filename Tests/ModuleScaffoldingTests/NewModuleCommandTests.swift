@@ -29,7 +29,7 @@ struct NewModuleCommandTests {
             ])
         let registry = String(decoding: try #require(contents[RegistryEditor.path]), as: UTF8.self)
         #expect(registry.contains("import InventoryModule\n"))
-        #expect(registry.contains("        .init(InventoryModuleIdentity.registration),\n"))
+        #expect(registry.contains("        InventoryModuleIdentity.registration,\n"))
     }
 
     @Test

@@ -12,7 +12,10 @@ struct RegistryEditorTests {
         )
     }
 
-    @Test(arguments: [("AccountModule", 0), ("InventoryModule", 1), ("QueueModule", 2), ("ZooModule", 3)])
+    @Test(arguments: [
+        ("AccountModule", 0), ("InventoryModule", 1), ("QueueModule", 2), ("SearchModule", 2), ("StoreModule", 2),
+        ("ZooModule", 3),
+    ])
     func registersInOrderAndImports(_ module: String, _ position: Int) throws {
         let edited = try RegistryEditor.registering(module, in: Repository.registry)
         var expected = ["FeedModule", "PaymentModule", "UserModule"]
@@ -22,10 +25,12 @@ struct RegistryEditorTests {
         let lines = edited.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let imports = lines.filter { $0.hasPrefix("import ") }
         #expect(imports == expected.map { "import \($0)" })
-        #expect(lines.contains("        .init(\(module)Identity.registration),"))
+        let importedModules = lines.filter { $0.contains("import ") }.map { $0.split(separator: " ").last ?? "" }
+        #expect(importedModules == importedModules.sorted(), "imports stay sorted by module, whatever their access")
+        #expect(lines.contains("        \(module)Identity.registration,"))
 
         var remaining = lines
-        remaining.removeAll { $0 == "import \(module)" || $0 == "        .init(\(module)Identity.registration)," }
+        remaining.removeAll { $0 == "import \(module)" || $0 == "        \(module)Identity.registration," }
         #expect(
             remaining == Repository.registry.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
     }
@@ -50,8 +55,9 @@ struct RegistryEditorTests {
 
     @Test(arguments: [
         ("public enum FeatureModuleRegistry {}\n", "exactly one line"),
-        ("public static let modules: [Module] = [\n    .init(A.registration),\n]\n", "is not one"),
-        ("public static let modules: [Module] = [\n        .init(FeedModuleIdentity.registration),", "no closing ]"),
+        ("public static let modules: [Module] = [\n    .init(AIdentity.registration),\n]\n", "is not one"),
+        ("public static let modules: [Module] = [\n    A.registration,\n]\n", "is not one"),
+        ("public static let modules: [Module] = [\n        FeedModuleIdentity.registration,", "no closing ]"),
     ])
     func refusesAnUnrecognisedRegistry(_ source: String, _ reason: String) throws {
         let error = try #require(throws: ScaffoldingError.self) {

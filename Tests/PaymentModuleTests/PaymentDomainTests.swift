@@ -53,6 +53,6 @@ struct PaymentDomainTests {
         #expect(registration.name == PaymentModuleIdentity.name)
         #expect(registration.keyID == PaymentModuleIdentity.keyID)
         #expect(registration.tag == PaymentModuleIdentity.tag)
-        #expect(registration.baseURLs == PaymentModuleIdentity.defaultBaseURLs)
+        #expect(registration.defaultBaseURLs == PaymentModuleIdentity.defaultBaseURLs)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxUpstreams
+import ServiceCore
 import Testing
 import UserModule
 

@@ -1,5 +1,6 @@
 import Foundation
 import RequestSigning
+import ServiceCore
 import Testing
 
 @testable import SwiftyDaemon

@@ -63,6 +63,6 @@ struct UserDomainTests {
         #expect(registration.name == UserModuleIdentity.name)
         #expect(registration.keyID == UserModuleIdentity.keyID)
         #expect(registration.tag == UserModuleIdentity.tag)
-        #expect(registration.baseURLs == UserModuleIdentity.defaultBaseURLs)
+        #expect(registration.defaultBaseURLs == UserModuleIdentity.defaultBaseURLs)
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import ServiceCore
 
 /// A post, as `GET /v1/posts/{id}`, `POST /v1/posts` and timelines answer it.
 public struct Post: Codable, Sendable, Equatable {
@@ -42,7 +43,7 @@ public struct Post: Codable, Sendable, Equatable {
         id = try container.decode(String.self, forKey: .id)
         authorId = try container.decode(String.self, forKey: .authorId)
         text = try container.decode(String.self, forKey: .text)
-        createdAt = try container.decodeTimestamp(forKey: .createdAt)
+        createdAt = try container.decodeRFC3339(forKey: .createdAt)
         likeCount = try container.decode(Int.self, forKey: .likeCount)
         attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
     }
@@ -53,7 +54,7 @@ public struct Post: Codable, Sendable, Equatable {
         try container.encode(id, forKey: .id)
         try container.encode(authorId, forKey: .authorId)
         try container.encode(text, forKey: .text)
-        try container.encodeTimestamp(createdAt, forKey: .createdAt)
+        try container.encodeRFC3339(createdAt, forKey: .createdAt)
         try container.encode(likeCount, forKey: .likeCount)
         try container.encode(attachments, forKey: .attachments)
     }

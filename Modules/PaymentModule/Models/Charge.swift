@@ -1,4 +1,5 @@
 public import Foundation
+import ServiceCore
 
 /// A charge: money moved from a payer's wallet to a payee's, as `POST /v1/charges` and
 /// `GET /v1/charges/{id}` answer it.
@@ -55,7 +56,7 @@ public struct Charge: Codable, Sendable, Equatable {
         refunded = try container.decode(Money.self, forKey: .refunded)
         memo = try container.decodeIfPresent(String.self, forKey: .memo)
         status = try container.decode(ChargeStatus.self, forKey: .status)
-        createdAt = try container.decodeTimestamp(forKey: .createdAt)
+        createdAt = try container.decodeRFC3339(forKey: .createdAt)
     }
 
     /// Encodes a charge with `createdAt` as RFC 3339 text; no `memo` member when there is none.
@@ -68,6 +69,6 @@ public struct Charge: Codable, Sendable, Equatable {
         try container.encode(refunded, forKey: .refunded)
         try container.encodeIfPresent(memo, forKey: .memo)
         try container.encode(status, forKey: .status)
-        try container.encodeTimestamp(createdAt, forKey: .createdAt)
+        try container.encodeRFC3339(createdAt, forKey: .createdAt)
     }
 }

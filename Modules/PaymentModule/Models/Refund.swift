@@ -1,4 +1,5 @@
 public import Foundation
+import ServiceCore
 
 /// A refund of part or all of a charge, as `POST /v1/charges/{id}/refunds` answers it.
 public struct Refund: Codable, Sendable, Equatable {
@@ -29,7 +30,7 @@ public struct Refund: Codable, Sendable, Equatable {
         id = try container.decode(String.self, forKey: .id)
         chargeId = try container.decode(String.self, forKey: .chargeId)
         amount = try container.decode(Money.self, forKey: .amount)
-        createdAt = try container.decodeTimestamp(forKey: .createdAt)
+        createdAt = try container.decodeRFC3339(forKey: .createdAt)
     }
 
     /// Encodes a refund with `createdAt` as RFC 3339 text.
@@ -38,6 +39,6 @@ public struct Refund: Codable, Sendable, Equatable {
         try container.encode(id, forKey: .id)
         try container.encode(chargeId, forKey: .chargeId)
         try container.encode(amount, forKey: .amount)
-        try container.encodeTimestamp(createdAt, forKey: .createdAt)
+        try container.encodeRFC3339(createdAt, forKey: .createdAt)
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import ServiceCore
 
 /// What a bearer token stands for, as `POST /v1/sessions/introspect` answers it.
 ///
@@ -28,7 +29,7 @@ public struct TokenIntrospection: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         active = try container.decode(Bool.self, forKey: .active)
         userId = try container.decodeIfPresent(String.self, forKey: .userId)
-        expiresAt = try container.decodeTimestampIfPresent(forKey: .expiresAt)
+        expiresAt = try container.decodeRFC3339IfPresent(forKey: .expiresAt)
     }
 
     /// Encodes the answer; absent members are left out.
@@ -36,6 +37,6 @@ public struct TokenIntrospection: Codable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(active, forKey: .active)
         try container.encodeIfPresent(userId, forKey: .userId)
-        try container.encodeTimestampIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encodeRFC3339IfPresent(expiresAt, forKey: .expiresAt)
     }
 }

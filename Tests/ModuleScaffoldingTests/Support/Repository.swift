@@ -37,13 +37,14 @@ enum Repository {
     static let registry = """
         import FeedModule
         import PaymentModule
+        public import ServiceCore
         import UserModule
 
         public enum FeatureModuleRegistry {
             public static let modules: [Module] = [
-                .init(FeedModuleIdentity.registration),
-                .init(PaymentModuleIdentity.registration),
-                .init(UserModuleIdentity.registration),
+                FeedModuleIdentity.registration,
+                PaymentModuleIdentity.registration,
+                UserModuleIdentity.registration,
             ]
         }
 

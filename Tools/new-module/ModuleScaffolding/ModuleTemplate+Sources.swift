@@ -46,7 +46,7 @@ extension ModuleTemplate {
                 }
             }
 
-            /// The case's query and body (JSON bodies use `\#(spec.name)JSON.encoder`).
+            /// The case's query and body (JSON bodies use `SortedKeysJSONEncoder()`).
             public var task: RequestTask {
                 switch self {
                 case .item: .plain
@@ -63,12 +63,12 @@ extension ModuleTemplate {
         public import ServiceCore
 
         extension \#(spec.name)Service {
-            /// Checks the case's inputs; ``\#(spec.name)Client`` calls it before every request.
+            /// Checks the case's inputs; `ServiceClient` calls it before it builds any request.
             ///
             /// Identifiers must be 1-128 bytes of UTF-8 without control characters and not `.` or `..`.
             /// - Throws: ``ServiceError`` with code `invalidRequest`, naming the field and the rule.
             public func validate() throws(ServiceError) {
-                let check = InputValidator(module: Self.moduleName, operation: operationName)
+                let check = InputRules(for: self)
                 switch self {
                 case .item(let id):
                     try check.identifier(id, named: "id")
@@ -96,7 +96,10 @@ extension ModuleTemplate {
             /// Every method throws ``ServiceError``: code `invalidRequest` for bad input (nothing is sent),
             /// `unacceptableStatus` with a ``\#(name)ErrorEnvelope`` for a non-2xx answer, and the
             /// client's other codes for transport and decoding failures.
-            public struct \#(name)Client: Sendable {
+            public struct \#(name)Client: ModuleClient {
+                /// The module's identity, whose known base URLs the domain initializer uses.
+                public typealias Module = \#(spec.moduleName)Identity
+
                 /// The generic client underneath, for raw access and ``ServiceClient/makeRequest(_:)``.
                 public let serviceClient: ServiceClient<\#(name)Service>
 
@@ -105,37 +108,10 @@ extension ModuleTemplate {
                     self.serviceClient = serviceClient
                 }
 
-                /// Creates a client for a domain setting.
-                /// - Parameters:
-                ///   - domain: The environment or explicit base URL.
-                ///   - transport: The transport that does the I/O.
-                ///   - middlewares: Middlewares, outermost first (request id, logging, signing...).
-                ///   - configuration: Encoders, decoders, default headers and limits.
-                /// - Throws: ``ServiceError`` with code `invalidConfiguration` when the base URL is missing
-                ///   or not absolute http(s).
-                public init(
-                    domain: \#(name)Domain,
-                    transport: any Transport,
-                    middlewares: [any Middleware] = [],
-                    configuration: ServiceClientConfiguration = .init()
-                ) throws {
-                    self.serviceClient = try ServiceClient(
-                        baseURL: domain.resolvedBaseURL(),
-                        transport: transport,
-                        middlewares: middlewares,
-                        configuration: configuration
-                    )
-                }
-
                 /// One item.
                 /// - Parameter id: The item's id.
                 public func item(id: String) async throws -> \#(name)Item {
-                    try await send(.item(id: id), as: \#(name)Item.self)
-                }
-
-                private func send<T: Decodable>(_ service: \#(name)Service, as _: T.Type) async throws -> T {
-                    try service.validate()
-                    return try await serviceClient.send(service, as: T.self)
+                    try await serviceClient.send(.item(id: id), as: \#(name)Item.self)
                 }
             }
 

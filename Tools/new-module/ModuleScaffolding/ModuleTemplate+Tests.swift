@@ -225,7 +225,8 @@ extension ModuleTemplate {
                     let registration = \#(spec.moduleName)Identity.registration
                     #expect(registration.name == \#(spec.moduleName)Identity.name)
                     #expect(registration.keyID == \#(spec.moduleName)Identity.keyID)
-                    #expect(registration.baseURLs == \#(spec.moduleName)Identity.defaultBaseURLs)
+                    #expect(registration.tag == \#(spec.moduleName)Identity.tag)
+                    #expect(registration.defaultBaseURLs == \#(spec.moduleName)Identity.defaultBaseURLs)
                 }
             }
 

@@ -2,8 +2,8 @@ import Foundation
 
 /// The files of a new feature module and its tests, in the shape of `UserModule`, `FeedModule`
 /// and `PaymentModule`: a service enum with one example case, its request and validation
-/// extensions, a domain setting, an identity, an error envelope, JSON conventions, an input
-/// validator, a model and a typed client; tests of the exact request, decoding, error envelopes,
+/// extensions, an identity, a domain and an error envelope (names for ServiceCore's shared
+/// types), a model and a typed client; tests of the exact request, decoding, error envelopes,
 /// input validation, the domain and the identity.
 public enum ModuleTemplate {
     /// Every file to create, module first, then tests, each path under the repository root.
@@ -18,9 +18,7 @@ public enum ModuleTemplate {
             GeneratedFile(path: "\(module)/\(name)Client.swift", contents: client(spec)),
             GeneratedFile(path: "\(module)/\(name)Domain.swift", contents: domain(spec)),
             GeneratedFile(path: "\(module)/\(name)ErrorEnvelope.swift", contents: errorEnvelope(spec)),
-            GeneratedFile(path: "\(module)/\(name)JSON.swift", contents: json(spec)),
             GeneratedFile(path: "\(module)/\(spec.moduleName)Identity.swift", contents: identity(spec)),
-            GeneratedFile(path: "\(module)/InputValidator.swift", contents: inputValidator),
             GeneratedFile(path: "\(module)/Models/\(name)Item.swift", contents: item(spec)),
             GeneratedFile(path: "\(tests)/Support/ExpectedRequest.swift", contents: expectedRequest),
             GeneratedFile(path: "\(tests)/Support/MockTransport+Problem.swift", contents: problemReply),

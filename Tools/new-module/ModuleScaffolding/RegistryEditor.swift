@@ -1,5 +1,5 @@
 /// Reads and edits `Apps/SwiftyDaemon/FeatureModuleRegistry.swift` as text: its imports and the
-/// sorted `modules` array, one `.init(<Name>ModuleIdentity.registration),` line per module.
+/// sorted `modules` array, one `<Name>ModuleIdentity.registration,` line per module.
 public enum RegistryEditor {
     /// The registry's path relative to the repository root.
     public static let path = "Apps/SwiftyDaemon/FeatureModuleRegistry.swift"
@@ -22,11 +22,11 @@ public enum RegistryEditor {
         }
         var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let position = array.names.firstIndex { $0 > moduleName } ?? array.names.count
-        lines.insert("\(array.indentation).init(\(moduleName)Identity.registration),", at: array.firstLine + position)
+        lines.insert("\(array.indentation)\(moduleName)Identity.registration,", at: array.firstLine + position)
 
-        let importLines = lines.indices.filter { lines[$0].hasPrefix("import ") }
+        let importLines = lines.indices.filter { importedModule(lines[$0]) != nil }
         let newImport = "import \(moduleName)"
-        if let before = importLines.first(where: { lines[$0] > newImport }) {
+        if let before = importLines.first(where: { importedModule(lines[$0]).map { $0 > moduleName } ?? false }) {
             lines.insert(newImport, at: before)
         } else if let last = importLines.last {
             lines.insert(newImport, at: last + 1)
@@ -34,6 +34,14 @@ public enum RegistryEditor {
             lines.insert(contentsOf: [newImport, ""], at: 0)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The module a line such as `import X` or `public import X` imports, or `nil`.
+    private static func importedModule(_ line: String) -> Substring? {
+        var words = line.split(separator: " ")[...]
+        if let first = words.first, ["public", "package", "internal"].contains(first) { words = words.dropFirst() }
+        guard words.count == 2, words.first == "import" else { return nil }
+        return words.last
     }
 
     private struct ArrayLines {
@@ -51,8 +59,7 @@ public enum RegistryEditor {
                 "\(path) must have exactly one line \"\(opening)\" (found \(openings.count))"
             )
         }
-        let prefix = ".init("
-        let suffix = "Identity.registration),"
+        let suffix = "Identity.registration,"
         var names: [String] = []
         var indentation = "        "
         var index = open + 1
@@ -62,13 +69,13 @@ public enum RegistryEditor {
             if text == "]" {
                 return ArrayLines(firstLine: open + 1, names: names, indentation: indentation)
             }
-            let name = text.dropFirst(prefix.count).dropLast(suffix.count)
-            guard text.hasPrefix(prefix), text.hasSuffix(suffix), !name.isEmpty,
+            let name = text.dropLast(suffix.count)
+            guard text.hasSuffix(suffix), !name.isEmpty,
                 name.allSatisfy(\.isIdentifierCharacter)
             else {
                 throw ScaffoldingError(
                     .repository,
-                    "\(path) line \(index + 1) is not one \".init(<Name>ModuleIdentity.registration),\" entry: \(text)"
+                    "\(path) line \(index + 1) is not one \"<Name>ModuleIdentity.registration,\" entry: \(text)"
                 )
             }
             if names.isEmpty { indentation = String(line.prefix { $0 == " " }) }
