@@ -71,86 +71,83 @@ public final class Daemon: Sendable {
     ) async throws -> Daemon {
         let readiness = Readiness()
         let metrics = Metrics()
-        let adminServer = HTTPServer(
-            configuration: .init(host: configuration.adminHost, port: configuration.adminPort, threadCount: 1),
-            handler: AdminAPI(readiness: readiness, metrics: metrics).makeRouter().handle
-        )
-        try adminServer.start()
+        // What has started so far, stopped in reverse order if a later step fails.
+        var started: [@Sendable () async -> Void] = []
+        do {
+            let adminServer = HTTPServer(
+                configuration: .init(host: configuration.adminHost, port: configuration.adminPort, threadCount: 1),
+                handler: AdminAPI(readiness: readiness, metrics: metrics).makeRouter().handle
+            )
+            try adminServer.start()
+            started.append { await adminServer.shutdown(gracePeriod: .zero) }
 
-        var sandbox: SandboxRuntime?
-        let bindings: [String: UpstreamBinding]
-        switch configuration.mode {
-        case .live:
-            bindings = try UpstreamBinding.live(configuration, environment: environment)
-        case .sandbox:
-            let runtime = try await SandboxRuntime.start(configuration: configuration, logger: logger)
-            sandbox = runtime
-            bindings = runtime.bindings(configuration)
-        }
-
-        let needsCurl = bindings.values.contains { $0.transport == .curl }
-        let needsURLSession = bindings.values.contains { $0.transport == .urlsession }
-        let curl = needsCurl ? CurlTransport(configuration: .sized(forConcurrency: 256)) : nil
-        let urlSession = needsURLSession ? URLSessionTransport() : nil
-
-        func client<S: Service>(_ service: S.Type, _ module: String) throws -> ServiceClient<S> {
-            guard let binding = bindings[module] else {
-                throw ConfigurationProblems(problems: ["modules.\(module) has no binding"])
+            var sandbox: SandboxRuntime?
+            let bindings: [String: UpstreamBinding]
+            switch configuration.mode {
+            case .live:
+                bindings = try UpstreamBinding.live(configuration, environment: environment)
+            case .sandbox:
+                let runtime = try await SandboxRuntime.start(configuration: configuration, logger: logger)
+                started.append { await runtime.shutdown() }
+                sandbox = runtime
+                bindings = runtime.bindings(configuration)
             }
-            let transport: any Transport =
-                overrides.transports[module] ?? (binding.transport == .curl ? curl! : urlSession!)
-            let signer = try RequestSigner(key: binding.key)
-            return try ServiceClient<S>(
-                baseURL: binding.baseURL,
-                transport: transport,
-                middlewares: [
-                    UpstreamCallRecorder(metrics: metrics),
-                    RequestIDMiddleware(),
-                    UpstreamTimeoutMiddleware(timeout: binding.timeout),
-                    SigningMiddleware(signer: signer),
-                ] + (overrides.afterSigning[module] ?? []),
-                configuration: ServiceClientConfiguration(
-                    logger: logger,
-                    requestIDGenerator: { RequestTrace.current?.requestID ?? RequestID.random() }
+
+            let curl =
+                bindings.values.contains { $0.transport == .curl }
+                ? CurlTransport(configuration: .sized(forConcurrency: 256)) : nil
+            let urlSession = bindings.values.contains { $0.transport == .urlsession } ? URLSessionTransport() : nil
+            started.append {
+                await curl?.shutdown()
+                urlSession?.shutdown()
+            }
+            let modules = ModuleClientFactory(
+                bindings: bindings,
+                curl: curl,
+                urlSession: urlSession,
+                metrics: metrics,
+                logger: logger,
+                overrides: overrides
+            )
+            let users = UserClient(try modules.client(UserService.self, UserModuleIdentity.name))
+            let api = AppAPI(
+                users: users,
+                feed: FeedClient(try modules.client(FeedService.self, FeedModuleIdentity.name)),
+                payments: PaymentClient(try modules.client(PaymentService.self, PaymentModuleIdentity.name)),
+                authenticator: Authenticator(
+                    users: users,
+                    cache: overrides.tokenCache ?? InMemoryTokenCache(),
+                    ttl: configuration.tokenCacheSeconds
                 )
             )
-        }
-
-        let users = UserClient(try client(UserService.self, UserModuleIdentity.name))
-        let api = AppAPI(
-            users: users,
-            feed: FeedClient(try client(FeedService.self, FeedModuleIdentity.name)),
-            payments: PaymentClient(try client(PaymentService.self, PaymentModuleIdentity.name)),
-            authenticator: Authenticator(
-                users: users,
-                cache: InMemoryTokenCache(),
-                ttl: configuration.tokenCacheSeconds
+            var accessLog = Logger(label: "swiftyd.access")
+            accessLog.logLevel = logger.logLevel
+            let appServer = HTTPServer(
+                configuration: .init(
+                    host: configuration.host,
+                    port: configuration.port,
+                    threadCount: configuration.threads ?? HTTPServer.Configuration.defaultThreadCount,
+                    maxBodyBytes: configuration.maxBodyBytes
+                ),
+                handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog).makeHandler()
             )
-        )
-        var accessLog = Logger(label: "swiftyd.access")
-        accessLog.logLevel = logger.logLevel
-        let appServer = HTTPServer(
-            configuration: .init(
-                host: configuration.host,
-                port: configuration.port,
-                threadCount: configuration.threads ?? HTTPServer.Configuration.defaultThreadCount,
-                maxBodyBytes: configuration.maxBodyBytes
-            ),
-            handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog).makeHandler()
-        )
-        try appServer.start()
-        readiness.set(.ready)
-        return Daemon(
-            configuration: configuration,
-            readiness: readiness,
-            metrics: metrics,
-            sandbox: sandbox,
-            appServer: appServer,
-            adminServer: adminServer,
-            curl: curl,
-            urlSession: urlSession,
-            logger: logger
-        )
+            try appServer.start()
+            readiness.set(.ready)
+            return Daemon(
+                configuration: configuration,
+                readiness: readiness,
+                metrics: metrics,
+                sandbox: sandbox,
+                appServer: appServer,
+                adminServer: adminServer,
+                curl: curl,
+                urlSession: urlSession,
+                logger: logger
+            )
+        } catch {
+            for stop in started.reversed() { await stop() }
+            throw error
+        }
     }
 
     /// Stops taking work and finishes what is in flight: `/readyz` turns 503, the app server

@@ -7,6 +7,9 @@ public struct DaemonOverrides: Sendable {
     /// Middlewares per module name placed after the signing middleware, just outside the
     /// transport: they see (and may alter) the signed request.
     public var afterSigning: [String: [any Middleware]] = [:]
+    /// Where introspected bearer tokens are cached, instead of the in-memory default (for
+    /// example a store shared by several daemons).
+    public var tokenCache: (any TokenCache)?
 
     /// Creates empty overrides.
     public init() {}

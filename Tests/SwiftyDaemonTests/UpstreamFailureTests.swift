@@ -151,6 +151,22 @@ struct UpstreamFailureTests {
         await upstreams.shutdown()
     }
 
+    @Test func aFailedStartStopsWhatItStarted() async throws {
+        let occupied = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0)) { _ in ServerResponse(status: 200) }
+        try occupied.start()
+        var configuration = Self.sandboxConfiguration()
+        configuration.port = occupied.port
+        configuration.adminPort = try await Self.closedPort()
+        await #expect(throws: (any Error).self) { try await Self.start(configuration) }
+        // The admin server that had started is stopped again: its port can be bound.
+        let reuse = HTTPServer(configuration: .init(host: "127.0.0.1", port: configuration.adminPort)) { _ in
+            ServerResponse(status: 200)
+        }
+        try reuse.start()
+        await reuse.shutdown(gracePeriod: .zero)
+        await occupied.shutdown(gracePeriod: .zero)
+    }
+
     @Test func readinessIsDrainingAfterDrain() async throws {
         let daemon = try await Self.start()
         #expect(daemon.readiness.state == .ready)

@@ -1,0 +1,43 @@
+import AppLogging
+import CurlTransport
+import RequestSigning
+import ServiceCore
+import URLSessionTransport
+
+/// Makes each feature module's `ServiceClient` from its binding: base URL, transport, and the
+/// daemon's middleware stack (metrics and trace, request id, timeout, signing with the module's
+/// own key).
+struct ModuleClientFactory {
+    let bindings: [String: UpstreamBinding]
+    let curl: CurlTransport?
+    let urlSession: URLSessionTransport?
+    let metrics: Metrics
+    let logger: Logger
+    let overrides: DaemonOverrides
+
+    func client<S: Service>(_ service: S.Type, _ module: String) throws -> ServiceClient<S> {
+        guard let binding = bindings[module] else {
+            throw ConfigurationProblems(problems: ["modules.\(module) has no binding"])
+        }
+        let configured: (any Transport)? = binding.transport == .curl ? curl : urlSession
+        guard let transport = overrides.transports[module] ?? configured else {
+            throw ConfigurationProblems(problems: [
+                "modules.\(module): the \(binding.transport) transport is not running"
+            ])
+        }
+        return try ServiceClient<S>(
+            baseURL: binding.baseURL,
+            transport: transport,
+            middlewares: [
+                UpstreamCallRecorder(metrics: metrics),
+                RequestIDMiddleware(),
+                UpstreamTimeoutMiddleware(timeout: binding.timeout),
+                SigningMiddleware(signer: try RequestSigner(key: binding.key)),
+            ] + (overrides.afterSigning[module] ?? []),
+            configuration: ServiceClientConfiguration(
+                logger: logger,
+                requestIDGenerator: { RequestTrace.current?.requestID ?? RequestID.random() }
+            )
+        )
+    }
+}
