@@ -206,4 +206,56 @@ package enum Base64 {
             return written
         }
     }
+
+    /// The 6-bit value of each byte of the standard alphabet, or 0xFF (also for `-` and `_`).
+    private static let standardSextets: [UInt8] = (0...255).map { byte in
+        byte == Int(UInt8(ascii: "-")) || byte == Int(UInt8(ascii: "_")) ? 0xFF : value(of: UInt8(byte))
+    }
+
+    /// Validates and decodes padded standard base64 in one pass: the length a multiple of 4, at
+    /// most two `=` at the end. Returns the decoded length, or `nil` for anything else (which
+    /// ``decode(_:into:urlSafe:)`` may still accept) or when `output` is too small.
+    static func decodeCanonical(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableRawBufferPointer)
+        -> Int?
+    {
+        let count = text.count
+        guard count >= 4, count % 4 == 0 else { return nil }
+        var padding = 0
+        if text[count - 1] == UInt8(ascii: "=") { padding = text[count - 2] == UInt8(ascii: "=") ? 2 : 1 }
+        let length = count / 4 * 3 - padding
+        guard length <= output.count else { return nil }
+        return standardSextets.withUnsafeBufferPointer { table -> Int? in
+            var invalid: UInt8 = 0
+            var input = 0
+            var written = 0
+            let full = padding == 0 ? count : count - 4
+            while input < full {
+                let a = table[Int(text[input])]
+                let b = table[Int(text[input + 1])]
+                let c = table[Int(text[input + 2])]
+                let d = table[Int(text[input + 3])]
+                invalid |= (a | b | c | d) & 0xC0
+                let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                output[written] = UInt8(truncatingIfNeeded: value >> 16)
+                output[written + 1] = UInt8(truncatingIfNeeded: value >> 8)
+                output[written + 2] = UInt8(truncatingIfNeeded: value)
+                input += 4
+                written += 3
+            }
+            if padding > 0 {
+                let a = table[Int(text[input])]
+                let b = table[Int(text[input + 1])]
+                let c = padding == 1 ? table[Int(text[input + 2])] : 0
+                invalid |= (a | b | c) & 0xC0
+                let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                output[written] = UInt8(truncatingIfNeeded: value >> 16)
+                written += 1
+                if padding == 1 {
+                    output[written] = UInt8(truncatingIfNeeded: value >> 8)
+                    written += 1
+                }
+            }
+            return invalid == 0 ? written : nil
+        }
+    }
 }

@@ -34,6 +34,19 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, CustomStringConvert
         return digest
     }
 
+    /// Hashes `data` into `output` (at least ``digestLength`` bytes); returns `false` if OpenSSL
+    /// fails or the output is too small.
+    func hash(_ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
+        guard output.count >= digestLength, let md = try? OpenSSLAlgorithms.shared.requireDigest(self) else {
+            return false
+        }
+        var written: UInt32 = 0
+        let ok = EVP_Digest(
+            data.baseAddress ?? UnsafeRawPointer(output.baseAddress!), data.count,
+            output.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, md, nil)
+        return ok == 1 && Int(written) == digestLength
+    }
+
     /// Hashes the bytes of a collection.
     /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
     public func hash(_ data: some Collection<UInt8>) throws(SigningError) -> [UInt8] {

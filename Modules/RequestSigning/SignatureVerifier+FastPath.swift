@@ -57,8 +57,14 @@ extension SignatureVerifier {
         let digestField = fields.digest
         let limits = configuration.fieldLimits
         return withUnsafeTemporaryAllocation(byteCount: 72, alignment: 8) { signature -> Checked? in
+            let canonicalLength = ByteText.withBytes(signatureField) { field in
+                labelBytes.withUnsafeBufferPointer { label in
+                    Self.canonicalSignature(field, label: label, limits: limits, into: signature)
+                }
+            }
             guard
-                let signatureLength = Self.signatureBytes(signatureField, label: label, limits: limits, into: signature)
+                let signatureLength = canonicalLength
+                    ?? Self.signatureBytes(signatureField, label: label, limits: limits, into: signature)
             else { return nil }
             return ByteText.withBytes(inputField) { input -> Checked? in
                 withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 32) { names -> Checked? in
@@ -89,42 +95,25 @@ extension SignatureVerifier {
         signature: UnsafeRawBufferPointer,
         now: Date
     ) -> Checked? {
-        // One pass over Signature-Input: the labelled member read, the others validated.
+        // Signature-Input: the signer's own shape read directly, else one pass of the general
+        // scanner (the labelled member read, the others validated).
         let limits = configuration.fieldLimits
         guard input.count <= limits.maximumLength else { return nil }
-        var scanner = SFValidator(input, limits: limits)
         var nameCount = 0
         var parameterCount = 0
-        var found = false
-        var members = 0
-        scanner.skipSpaces()
-        while !scanner.atEnd {
-            guard let key = scanner.key() else { return nil }
-            members += 1
-            guard members <= limits.maximumMembers else { return nil }
-            if Self.sameBytes(input, key, labelBytes) {
-                guard !found, scanner.current == UInt8(ascii: "=") else { return nil }
-                found = true
-                scanner.index += 1
-                guard
-                    Self.readMember(
-                        &scanner, names: names, nameCount: &nameCount, parameters: parameters,
-                        parameterCount: &parameterCount)
-                else { return nil }
-            } else if scanner.current == UInt8(ascii: "=") {
-                scanner.index += 1
-                guard scanner.member() else { return nil }
-            } else {
-                guard scanner.parameters() else { return nil }
-            }
-            scanner.skipOptionalWhitespace()
-            if scanner.atEnd { break }
-            guard scanner.current == UInt8(ascii: ",") else { return nil }
-            scanner.index += 1
-            scanner.skipOptionalWhitespace()
-            if scanner.atEnd { return nil }
+        let canonical = labelBytes.withUnsafeBufferPointer { label in
+            Self.scanCanonicalInput(
+                input, label: label, limits: limits, names: names, nameCount: &nameCount, parameters: parameters,
+                parameterCount: &parameterCount)
         }
-        guard found else { return nil }
+        if !canonical {
+            nameCount = 0
+            parameterCount = 0
+            guard
+                scanInput(
+                    input, names: names, nameCount: &nameCount, parameters: parameters, parameterCount: &parameterCount)
+            else { return nil }
+        }
         let names = UnsafeBufferPointer(rebasing: names[..<nameCount])
         let parameters = UnsafeBufferPointer(rebasing: parameters[..<parameterCount])
 
@@ -145,10 +134,11 @@ extension SignatureVerifier {
             case .tag: tag = parameter.text
             }
         }
-        guard let keyID, let entry = fastKeys.first(where: { Self.sameBytes(input, keyID, $0.id) }) else { return nil }
-        let key = entry.key
-        if let algorithm, !Self.sameBytes(input, algorithm, entry.algorithm) { return nil }
-        if let module = entry.tag {
+        guard let keyID, let keyIndex = fastKeys.indices.first(where: { Self.sameBytes(input, keyID, fastKeys[$0].id) })
+        else { return nil }
+        let key = fastKeys[keyIndex].key
+        if let algorithm, !Self.sameBytes(input, algorithm, fastKeys[keyIndex].algorithm) { return nil }
+        if let module = fastKeys[keyIndex].tag {
             guard let tag, Self.sameBytes(input, tag, module) else { return nil }
         }
         guard
@@ -224,7 +214,8 @@ extension SignatureVerifier {
 
         // The body.
         if let digestField {
-            guard Self.digestMatches(digestField, body: message.body, limits: limits) else { return nil }
+            let canonical = ByteText.withBytes(digestField) { Self.canonicalDigestMatches($0, body: message.body) }
+            guard canonical ?? Self.digestMatches(digestField, body: message.body, limits: limits) else { return nil }
         }
         let verified = VerifiedSignature(
             label: label, keyID: key.id, module: key.tag, created: created ?? 0, expires: expires,
@@ -232,6 +223,49 @@ extension SignatureVerifier {
             signatureInputField: inputField)
         return Checked(
             verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
+    }
+
+    /// Reads `Signature-Input` with the general validating scanner: the labelled member read,
+    /// the others validated. Returns `false` when anything is unusual.
+    private func scanInput(
+        _ input: UnsafeBufferPointer<UInt8>,
+        names: UnsafeMutableBufferPointer<Range<Int>>,
+        nameCount: inout Int,
+        parameters: UnsafeMutableBufferPointer<FastParameter>,
+        parameterCount: inout Int
+    ) -> Bool {
+        var scanner = SFValidator(input, limits: configuration.fieldLimits)
+        let limits = configuration.fieldLimits
+        var found = false
+        var members = 0
+        scanner.skipSpaces()
+        while !scanner.atEnd {
+            guard let key = scanner.key() else { return false }
+            members += 1
+            guard members <= limits.maximumMembers else { return false }
+            if Self.sameBytes(input, key, labelBytes) {
+                guard !found, scanner.current == UInt8(ascii: "=") else { return false }
+                found = true
+                scanner.index += 1
+                guard
+                    Self.readMember(
+                        &scanner, names: names, nameCount: &nameCount, parameters: parameters,
+                        parameterCount: &parameterCount)
+                else { return false }
+            } else if scanner.current == UInt8(ascii: "=") {
+                scanner.index += 1
+                guard scanner.member() else { return false }
+            } else {
+                guard scanner.parameters() else { return false }
+            }
+            scanner.skipOptionalWhitespace()
+            if scanner.atEnd { break }
+            guard scanner.current == UInt8(ascii: ",") else { return false }
+            scanner.index += 1
+            scanner.skipOptionalWhitespace()
+            if scanner.atEnd { return false }
+        }
+        return found
     }
 
     /// Reads the selected member: an inner list of plain strings (no escapes, no parameters),

@@ -61,6 +61,8 @@ public struct SignatureVerifier: Sendable {
     public let configuration: Configuration
     /// Where nonces are remembered.
     public let replayGuard: any ReplayGuard
+    /// The replay guard when it is the in-memory one, called without suspending.
+    let inMemoryGuard: InMemoryReplayGuard?
     let clock: @Sendable () -> Date
     /// Whether the fast path is tried first (tests turn it off to check both paths agree).
     package var useFastPath = true
@@ -70,6 +72,9 @@ public struct SignatureVerifier: Sendable {
     let fastKeys: [FastKey]
     /// The configured label's bytes.
     let labelBytes: [UInt8]
+    /// The allowed clock skew and the maximum age in whole seconds.
+    let skewSeconds: Int64
+    let maximumAgeSeconds: Int64
 
     /// Creates a verifier.
     /// - Parameters:
@@ -86,10 +91,13 @@ public struct SignatureVerifier: Sendable {
         self.keyRing = keyRing
         self.configuration = configuration
         self.replayGuard = replayGuard
+        self.inMemoryGuard = replayGuard as? InMemoryReplayGuard
         self.clock = clock
         self.fastRequirements = Self.fastRequirements(for: configuration.requiredComponents)
         self.fastKeys = keyRing.keys.map(FastKey.init)
         self.labelBytes = Array((configuration.label ?? "").utf8)
+        self.skewSeconds = configuration.allowedClockSkew.components.seconds
+        self.maximumAgeSeconds = configuration.maximumAge.components.seconds
     }
 
     /// Verifies the message's signature and records its nonce.
@@ -104,8 +112,14 @@ public struct SignatureVerifier: Sendable {
         let now = clock()
         let checked = try check(message, now: now)
         if let nonce = checked.verified.nonce {
-            let result = await replayGuard.checkAndRemember(
-                nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
+            let result: ReplayCheckResult
+            if let inMemoryGuard {
+                result = inMemoryGuard.record(
+                    nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
+            } else {
+                result = await replayGuard.checkAndRemember(
+                    nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
+            }
             switch result {
             case .fresh:
                 break
@@ -254,8 +268,8 @@ public struct SignatureVerifier: Sendable {
         now: Date
     ) throws(SignatureVerificationError) -> Int64 {
         let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        let skew = configuration.allowedClockSkew.components.seconds
-        let maximumAge = configuration.maximumAge.components.seconds
+        let skew = skewSeconds
+        let maximumAge = maximumAgeSeconds
         guard let created else {
             throw failure(.missingParameter, "the signature has no created time", label: label, keyID: keyID)
         }

@@ -1,0 +1,233 @@
+/// The storage of ``InMemoryReplayGuard``: an open-addressing hash table of fixed-size entries
+/// (no allocation per nonce), exact in what it answers.
+///
+/// Each entry holds the whole `(key id, nonce)` pair packed into 48 bytes, and lookups compare
+/// all of it, so two nonces whose hashes collide are still told apart: a collision costs a probe,
+/// never a wrong answer. Longer pairs (beyond 47 bytes) go to a dictionary of strings. Expired
+/// entries stay in place until a sweep, which rebuilds the table from the live ones; sweeps run
+/// when the table reaches its load limit (so every sweep is paid for by at least a quarter of a
+/// table of inserts) or, rate-limited to one per instant, when it holds ``capacity`` entries.
+struct ReplayTable: ~Copyable {
+    /// A key id and nonce packed as `[length, key id bytes, 0, nonce bytes, zero padding]`.
+    /// The first byte (the length including the separator) is never 0, so an all-zero key marks an
+    /// empty slot.
+    struct Key: Equatable {
+        var w0: UInt64
+        var w1: UInt64
+        var w2: UInt64
+        var w3: UInt64
+        var w4: UInt64
+        var w5: UInt64
+
+        /// The most bytes of key id, separator and nonce a packed key holds.
+        static let maximumLength = 47
+
+        static let empty = Key(w0: 0, w1: 0, w2: 0, w3: 0, w4: 0, w5: 0)
+
+        /// Packs the pair, or returns `nil` when it is longer than ``maximumLength``.
+        init?(keyID: UnsafeBufferPointer<UInt8>, nonce: UnsafeBufferPointer<UInt8>) {
+            let length = keyID.count + 1 + nonce.count
+            guard length <= Self.maximumLength else { return nil }
+            var key = Key.empty
+            withUnsafeMutableBytes(of: &key) { buffer in
+                let base = buffer.baseAddress!
+                buffer[0] = UInt8(length)
+                // The byte after the key id stays 0: the separator.
+                if let source = keyID.baseAddress, !keyID.isEmpty {
+                    (base + 1).copyMemory(from: source, byteCount: keyID.count)
+                }
+                if let source = nonce.baseAddress, !nonce.isEmpty {
+                    (base + 2 + keyID.count).copyMemory(from: source, byteCount: nonce.count)
+                }
+            }
+            self = key
+        }
+
+        init(w0: UInt64, w1: UInt64, w2: UInt64, w3: UInt64, w4: UInt64, w5: UInt64) {
+            (self.w0, self.w1, self.w2, self.w3, self.w4, self.w5) = (w0, w1, w2, w3, w4, w5)
+        }
+
+        var isEmpty: Bool { w0 == 0 }
+    }
+
+    /// A pair too long to pack.
+    struct LongKey: Hashable {
+        var keyID: String
+        var nonce: String
+    }
+
+    struct Slot {
+        var key: Key
+        /// When the nonce may be forgotten, in seconds since 1970.
+        var expiry: Double
+    }
+
+    /// The most entries held at once.
+    let capacity: Int
+    /// The largest table (a power of two of at least twice the capacity).
+    let maximumSlots: Int
+    /// The hash seed, random per table.
+    private let seed: UInt64
+    private var slots: UnsafeMutableBufferPointer<Slot>
+    /// A table of the same size, the target of sweeps.
+    private var spare: UnsafeMutableBufferPointer<Slot>
+    /// Occupied slots, live or expired.
+    private(set) var used = 0
+    private var long: [LongKey: Double] = [:]
+    /// The instant of the last sweep triggered by capacity.
+    private var lastSweep = -Double.infinity
+    /// The latest `now` seen, for ``liveCount``.
+    private var latestNow = -Double.infinity
+
+    /// Creates a table for at most `capacity` entries, starting small and doubling as needed.
+    init(capacity: Int, initialSlots: Int = 1_024) {
+        self.capacity = max(1, capacity)
+        var maximum = 8
+        while maximum < self.capacity * 2 { maximum *= 2 }
+        maximumSlots = maximum
+        var size = 8
+        while size < min(initialSlots, maximum) { size *= 2 }
+        slots = Self.allocate(size)
+        spare = Self.allocate(size)
+        seed = UInt64.random(in: UInt64.min...UInt64.max) | 1
+    }
+
+    deinit {
+        slots.deallocate()
+        spare.deallocate()
+    }
+
+    /// The number of slots, for tests.
+    var slotCount: Int { slots.count }
+
+    /// The entries not expired at the latest instant seen.
+    var liveCount: Int {
+        var count = 0
+        for slot in slots where !slot.key.isEmpty && slot.expiry > latestNow { count += 1 }
+        for expiry in long.values where expiry > latestNow { count += 1 }
+        return count
+    }
+
+    /// Records the key unless it is held and unexpired.
+    mutating func record(_ key: Key, expiresAt: Double, now: Double) -> ReplayCheckResult {
+        if now > latestNow { latestNow = now }
+        var mask = slots.count - 1
+        var index = hash(key) & mask
+        while true {
+            let slot = slots[index]
+            if slot.key.isEmpty { break }
+            if slot.key == key {
+                if slot.expiry > now { return .replayed }
+                // The same nonce after its expiry: its old signature can no longer be accepted.
+                slots[index].expiry = expiresAt
+                return .fresh
+            }
+            index = (index &+ 1) & mask
+        }
+        if used >= loadLimit || used + long.count >= capacity {
+            guard makeRoom(now: now) else { return .capacityExceeded }
+            mask = slots.count - 1
+            index = hash(key) & mask
+            while !slots[index].key.isEmpty { index = (index &+ 1) & mask }
+        }
+        slots[index] = Slot(key: key, expiry: expiresAt)
+        used += 1
+        return .fresh
+    }
+
+    /// Records a pair too long to pack.
+    mutating func record(_ key: LongKey, expiresAt: Double, now: Double) -> ReplayCheckResult {
+        if now > latestNow { latestNow = now }
+        if let held = long[key] {
+            if held > now { return .replayed }
+            long[key] = expiresAt
+            return .fresh
+        }
+        if used + long.count >= capacity {
+            guard makeRoom(now: now) else { return .capacityExceeded }
+        }
+        long[key] = expiresAt
+        return .fresh
+    }
+
+    /// The occupied slots at which the table is swept (and grown when half of them are live).
+    private var loadLimit: Int {
+        slots.count == maximumSlots ? slots.count / 4 * 3 : slots.count / 2
+    }
+
+    /// Sweeps (and grows) the table so that one more entry fits; returns `false` when it is full
+    /// of live entries.
+    private mutating func makeRoom(now: Double) -> Bool {
+        let overLoad = used >= loadLimit
+        if !overLoad {
+            // Full by capacity: sweeping again at the same instant would find nothing new.
+            guard now > lastSweep else { return false }
+            lastSweep = now
+        }
+        sweep(now: now)
+        if used * 4 > slots.count && slots.count < maximumSlots {
+            grow()
+        }
+        return used + long.count < capacity && used < loadLimit
+    }
+
+    /// Moves the live entries to the spare table and swaps the two.
+    private mutating func sweep(now: Double) {
+        let mask = spare.count - 1
+        var live = 0
+        spare.initialize(repeating: Slot(key: .empty, expiry: 0))
+        for slot in slots where !slot.key.isEmpty && slot.expiry > now {
+            var index = hash(slot.key) & mask
+            while !spare[index].key.isEmpty { index = (index &+ 1) & mask }
+            spare[index] = slot
+            live += 1
+        }
+        swap(&slots, &spare)
+        used = live
+        if !long.isEmpty { long = long.filter { $0.value > now } }
+    }
+
+    /// Doubles the table (the live entries are rehashed; the old arrays are freed).
+    private mutating func grow() {
+        let size = slots.count * 2
+        let larger = Self.allocate(size)
+        let mask = size - 1
+        for slot in slots where !slot.key.isEmpty {
+            var index = hash(slot.key) & mask
+            while !larger[index].key.isEmpty { index = (index &+ 1) & mask }
+            larger[index] = slot
+        }
+        slots.deallocate()
+        spare.deallocate()
+        slots = larger
+        spare = Self.allocate(size)
+    }
+
+    private static func allocate(_ size: Int) -> UnsafeMutableBufferPointer<Slot> {
+        let buffer = UnsafeMutableBufferPointer<Slot>.allocate(capacity: size)
+        buffer.initialize(repeating: Slot(key: .empty, expiry: 0))
+        return buffer
+    }
+
+    /// A seeded multiply-xorshift hash of the six words (not for secrecy: entries are compared
+    /// in full; the seed only keeps probe sequences from being predictable).
+    @inline(__always)
+    private func hash(_ key: Key) -> Int {
+        var hash = seed
+        hash = Self.mix(hash, key.w0)
+        hash = Self.mix(hash, key.w1)
+        hash = Self.mix(hash, key.w2)
+        hash = Self.mix(hash, key.w3)
+        hash = Self.mix(hash, key.w4)
+        hash = Self.mix(hash, key.w5)
+        hash = (hash ^ (hash >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        return Int(truncatingIfNeeded: hash)
+    }
+
+    @inline(__always)
+    private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let mixed = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+        return mixed ^ (mixed >> 31)
+    }
+}

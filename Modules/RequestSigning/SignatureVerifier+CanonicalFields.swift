@@ -1,0 +1,178 @@
+import Foundation
+
+extension SignatureVerifier {
+    /// Reads `Signature-Input` when it has exactly the shape ``RequestSigner`` writes: one member,
+    /// the configured label, an inner list of quoted component names (lowercase letters, digits,
+    /// `@`, `-`, `_`, `.`) separated by single spaces, then `;key=value` parameters among
+    /// `created`, `expires` (1 to 15 digits), `nonce`, `keyid`, `alg`, `tag` (quoted, no escapes),
+    /// each at most once, and nothing after. Everything it accepts is a valid RFC 8941 dictionary
+    /// read the same way by the general scanner; it returns `false` for anything else, which the
+    /// general scanner then reads.
+    static func scanCanonicalInput(
+        _ input: UnsafeBufferPointer<UInt8>,
+        label: UnsafeBufferPointer<UInt8>,
+        limits: SFParser.Limits,
+        names: UnsafeMutableBufferPointer<Range<Int>>,
+        nameCount: inout Int,
+        parameters: UnsafeMutableBufferPointer<FastParameter>,
+        parameterCount: inout Int
+    ) -> Bool {
+        let count = input.count
+        guard count <= limits.maximumLength, limits.maximumMembers >= 1, isKey(label), count > label.count + 2 else {
+            return false
+        }
+        for offset in 0..<label.count where input[offset] != label[offset] { return false }
+        var index = label.count
+        guard input[index] == UInt8(ascii: "="), input[index + 1] == UInt8(ascii: "(") else { return false }
+        index += 2
+        guard index < count else { return false }
+        if input[index] != UInt8(ascii: ")") {
+            while true {
+                guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
+                index += 1
+                let start = index
+                while index < count, isComponentNameByte(input[index]) { index += 1 }
+                guard index < count, input[index] == UInt8(ascii: "\""), index > start,
+                    nameCount < names.count, nameCount < limits.maximumInnerListItems
+                else { return false }
+                names[nameCount] = start..<index
+                nameCount += 1
+                index += 1
+                guard index < count else { return false }
+                if input[index] == UInt8(ascii: ")") { break }
+                guard input[index] == 0x20 else { return false }
+                index += 1
+            }
+        }
+        index += 1
+        var seen: UInt8 = 0
+        while index < count {
+            guard input[index] == UInt8(ascii: ";") else { return false }
+            index += 1
+            let keyStart = index
+            while index < count, input[index] >= UInt8(ascii: "a"), input[index] <= UInt8(ascii: "z") { index += 1 }
+            let key = keyStart..<index
+            guard index < count, input[index] == UInt8(ascii: "="), parameterCount < parameters.count,
+                parameterCount < limits.maximumParameters, let kind = parameterKind(input, key)
+            else { return false }
+            index += 1
+            var number: Int64 = 0
+            var text = 0..<0
+            switch kind {
+            case .created, .expires:
+                let start = index
+                while index < count, input[index] >= UInt8(ascii: "0"), input[index] <= UInt8(ascii: "9") {
+                    number = number * 10 + Int64(input[index] &- UInt8(ascii: "0"))
+                    index += 1
+                    guard index - start <= 15 else { return false }
+                }
+                guard index > start else { return false }
+            case .nonce, .keyID, .algorithm, .tag:
+                guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
+                index += 1
+                let start = index
+                while index < count, isPlainStringByte(input[index]) { index += 1 }
+                guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
+                text = start..<index
+                index += 1
+            }
+            let bit: UInt8 = 1 << kind.rawValue
+            guard seen & bit == 0 else { return false }
+            seen |= bit
+            parameters[parameterCount] = FastParameter(kind: kind, key: key, number: number, text: text)
+            parameterCount += 1
+        }
+        return true
+    }
+
+    /// Decodes a `Signature` field of exactly one member, `label=:base64:` with padded standard
+    /// base64, into `output`; `nil` for anything else.
+    static func canonicalSignature(
+        _ field: UnsafeBufferPointer<UInt8>,
+        label: UnsafeBufferPointer<UInt8>,
+        limits: SFParser.Limits,
+        into output: UnsafeMutableRawBufferPointer
+    ) -> Int? {
+        let count = field.count
+        guard count <= limits.maximumLength, count <= label.count + 3 + 88, count >= label.count + 3 + 4,
+            isKey(label)
+        else { return nil }
+        for offset in 0..<label.count where field[offset] != label[offset] { return nil }
+        guard field[label.count] == UInt8(ascii: "="), field[label.count + 1] == UInt8(ascii: ":"),
+            field[count - 1] == UInt8(ascii: ":")
+        else { return nil }
+        return Base64.decodeCanonical(UnsafeBufferPointer(rebasing: field[label.count + 2..<count - 1]), into: output)
+    }
+
+    /// Checks a `Content-Digest` field of exactly one member, `sha-256=:base64:` or
+    /// `sha-512=:base64:`, against the body; `nil` when the field has another shape.
+    static func canonicalDigestMatches(_ field: UnsafeBufferPointer<UInt8>, body: Data?) -> Bool? {
+        let count = field.count
+        guard count >= 13, count <= 9 + 88 + 1, field[7] == UInt8(ascii: "="), field[8] == UInt8(ascii: ":"),
+            field[count - 1] == UInt8(ascii: ":")
+        else { return nil }
+        let name = UnsafeBufferPointer(rebasing: field[0..<7])
+        let algorithm: DigestAlgorithm
+        if ByteText.equals(name, "sha-256") {
+            algorithm = .sha256
+        } else if ByteText.equals(name, "sha-512") {
+            algorithm = .sha512
+        } else {
+            return nil
+        }
+        return withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { buffer -> Bool? in
+            let expected = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<64])
+            let actual = UnsafeMutableRawBufferPointer(rebasing: buffer[64..<128])
+            guard let length = Base64.decodeCanonical(UnsafeBufferPointer(rebasing: field[9..<count - 1]), into: expected)
+            else { return nil }
+            guard length == algorithm.digestLength else { return false }
+            let hashed = (body ?? Data()).withUnsafeBytes { algorithm.hash($0, into: actual) }
+            return hashed && memcmp(expected.baseAddress!, actual.baseAddress!, length) == 0
+        }
+    }
+
+    /// Whether `bytes` is a structured-field key: a lowercase letter or `*`, then lowercase
+    /// letters, digits, `_`, `-`, `.`, `*`.
+    private static func isKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, (first >= 0x61 && first <= 0x7A) || first == UInt8(ascii: "*") else {
+            return false
+        }
+        for byte in bytes {
+            let valid =
+                (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "*")
+            guard valid else { return false }
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func isComponentNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "@")
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+    }
+
+    /// A byte that may appear unescaped in a structured-field string.
+    @inline(__always)
+    private static func isPlainStringByte(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
+    private static func parameterKind(_ input: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) -> FastParameter.Kind? {
+        let name = UnsafeBufferPointer(rebasing: input[key])
+        switch name.count {
+        case 7:
+            if ByteText.equals(name, "created") { return .created }
+            if ByteText.equals(name, "expires") { return .expires }
+        case 5:
+            if ByteText.equals(name, "nonce") { return .nonce }
+            if ByteText.equals(name, "keyid") { return .keyID }
+        case 3:
+            if ByteText.equals(name, "alg") { return .algorithm }
+            if ByteText.equals(name, "tag") { return .tag }
+        default:
+            break
+        }
+        return nil
+    }
+}
