@@ -103,6 +103,7 @@ extension ByteText {
     }
 
     /// Whether the bytes equal a literal.
+    @inline(__always)
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
         guard bytes.count == literal.utf8CodeUnitCount else { return false }
         for index in 0..<bytes.count where bytes[index] != literal.utf8Start[index] { return false }

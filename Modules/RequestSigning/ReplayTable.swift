@@ -3,14 +3,15 @@
 ///
 /// Each entry holds the whole `(key id, nonce)` pair packed into 48 bytes, and lookups compare
 /// all of it, so two nonces whose hashes collide are still told apart: a collision costs a probe,
-/// never a wrong answer. Longer pairs (beyond 47 bytes) go to a dictionary of strings. Expired
+/// never a wrong answer. Probes read only a 4-byte tag per slot (32 bits of the hash, never 0 in
+/// a used slot), kept apart from the entries so that the probed array stays in cache; the entry is
+/// read only when its tag matches. Longer pairs (beyond 47 bytes) go to a dictionary of strings. Expired
 /// entries stay in place until a sweep, which rebuilds the table from the live ones; sweeps run
 /// when the table reaches its load limit (so every sweep is paid for by at least a quarter of a
 /// table of inserts) or, rate-limited to one per instant, when it holds ``capacity`` entries.
 struct ReplayTable: ~Copyable {
-    /// A key id and nonce packed as `[length, key id bytes, 0, nonce bytes, zero padding]`.
-    /// The first byte (the length including the separator) is never 0, so an all-zero key marks an
-    /// empty slot.
+    /// A key id and nonce packed as `[length, key id bytes, 0, nonce bytes, zero padding]`; the
+    /// length byte keeps pairs that differ only in where the key id ends apart.
     struct Key: Equatable {
         var w0: UInt64
         var w1: UInt64
@@ -46,8 +47,6 @@ struct ReplayTable: ~Copyable {
         init(w0: UInt64, w1: UInt64, w2: UInt64, w3: UInt64, w4: UInt64, w5: UInt64) {
             (self.w0, self.w1, self.w2, self.w3, self.w4, self.w5) = (w0, w1, w2, w3, w4, w5)
         }
-
-        var isEmpty: Bool { w0 == 0 }
     }
 
     /// A pair too long to pack.
@@ -68,8 +67,12 @@ struct ReplayTable: ~Copyable {
     let maximumSlots: Int
     /// The hash seed, random per table.
     private let seed: UInt64
+    /// Each slot's tag, 0 when empty.
+    private var tags: UnsafeMutableBufferPointer<UInt32>
+    /// Each slot's entry, meaningful when its tag is not 0.
     private var slots: UnsafeMutableBufferPointer<Slot>
-    /// A table of the same size, the target of sweeps.
+    /// Tables of the same size, the target of sweeps.
+    private var spareTags: UnsafeMutableBufferPointer<UInt32>
     private var spare: UnsafeMutableBufferPointer<Slot>
     /// Occupied slots, live or expired.
     private(set) var used = 0
@@ -87,23 +90,27 @@ struct ReplayTable: ~Copyable {
         maximumSlots = maximum
         var size = 8
         while size < min(initialSlots, maximum) { size *= 2 }
-        slots = Self.allocate(size)
-        spare = Self.allocate(size)
+        tags = Self.allocateTags(size)
+        slots = .allocate(capacity: size)
+        spareTags = Self.allocateTags(size)
+        spare = .allocate(capacity: size)
         seed = UInt64.random(in: UInt64.min...UInt64.max) | 1
     }
 
     deinit {
+        tags.deallocate()
         slots.deallocate()
+        spareTags.deallocate()
         spare.deallocate()
     }
 
     /// The number of slots, for tests.
-    var slotCount: Int { slots.count }
+    var slotCount: Int { tags.count }
 
     /// The entries not expired at the latest instant seen.
     var liveCount: Int {
         var count = 0
-        for slot in slots where !slot.key.isEmpty && slot.expiry > latestNow { count += 1 }
+        for index in 0..<tags.count where tags[index] != 0 && slots[index].expiry > latestNow { count += 1 }
         for expiry in long.values where expiry > latestNow { count += 1 }
         return count
     }
@@ -111,13 +118,15 @@ struct ReplayTable: ~Copyable {
     /// Records the key unless it is held and unexpired.
     mutating func record(_ key: Key, expiresAt: Double, now: Double) -> ReplayCheckResult {
         if now > latestNow { latestNow = now }
-        var mask = slots.count - 1
-        var index = hash(key) & mask
+        let hash = hash(key)
+        let tag = Self.tag(hash)
+        var mask = tags.count - 1
+        var index = hash & mask
         while true {
-            let slot = slots[index]
-            if slot.key.isEmpty { break }
-            if slot.key == key {
-                if slot.expiry > now { return .replayed }
+            let found = tags[index]
+            if found == 0 { break }
+            if found == tag && slots[index].key == key {
+                if slots[index].expiry > now { return .replayed }
                 // The same nonce after its expiry: its old signature can no longer be accepted.
                 slots[index].expiry = expiresAt
                 return .fresh
@@ -126,10 +135,11 @@ struct ReplayTable: ~Copyable {
         }
         if used >= loadLimit || used + long.count >= capacity {
             guard makeRoom(now: now) else { return .capacityExceeded }
-            mask = slots.count - 1
-            index = hash(key) & mask
-            while !slots[index].key.isEmpty { index = (index &+ 1) & mask }
+            mask = tags.count - 1
+            index = hash & mask
+            while tags[index] != 0 { index = (index &+ 1) & mask }
         }
+        tags[index] = tag
         slots[index] = Slot(key: key, expiry: expiresAt)
         used += 1
         return .fresh
@@ -152,7 +162,7 @@ struct ReplayTable: ~Copyable {
 
     /// The occupied slots at which the table is swept (and grown when half of them are live).
     private var loadLimit: Int {
-        slots.count == maximumSlots ? slots.count / 4 * 3 : slots.count / 2
+        tags.count == maximumSlots ? tags.count / 4 * 3 : tags.count / 2
     }
 
     /// Sweeps (and grows) the table so that one more entry fits; returns `false` when it is full
@@ -165,7 +175,7 @@ struct ReplayTable: ~Copyable {
             lastSweep = now
         }
         sweep(now: now)
-        if used * 4 > slots.count && slots.count < maximumSlots {
+        if used * 4 > tags.count && tags.count < maximumSlots {
             grow()
         }
         return used + long.count < capacity && used < loadLimit
@@ -173,15 +183,18 @@ struct ReplayTable: ~Copyable {
 
     /// Moves the live entries to the spare table and swaps the two.
     private mutating func sweep(now: Double) {
-        let mask = spare.count - 1
+        let mask = spareTags.count - 1
         var live = 0
-        spare.initialize(repeating: Slot(key: .empty, expiry: 0))
-        for slot in slots where !slot.key.isEmpty && slot.expiry > now {
-            var index = hash(slot.key) & mask
-            while !spare[index].key.isEmpty { index = (index &+ 1) & mask }
-            spare[index] = slot
+        spareTags.update(repeating: 0)
+        for source in 0..<tags.count where tags[source] != 0 && slots[source].expiry > now {
+            let hash = hash(slots[source].key)
+            var index = hash & mask
+            while spareTags[index] != 0 { index = (index &+ 1) & mask }
+            spareTags[index] = Self.tag(hash)
+            spare[index] = slots[source]
             live += 1
         }
+        swap(&tags, &spareTags)
         swap(&slots, &spare)
         used = live
         if !long.isEmpty { long = long.filter { $0.value > now } }
@@ -189,24 +202,39 @@ struct ReplayTable: ~Copyable {
 
     /// Doubles the table (the live entries are rehashed; the old arrays are freed).
     private mutating func grow() {
-        let size = slots.count * 2
-        let larger = Self.allocate(size)
+        let size = tags.count * 2
+        let largerTags = Self.allocateTags(size)
+        let larger = UnsafeMutableBufferPointer<Slot>.allocate(capacity: size)
         let mask = size - 1
-        for slot in slots where !slot.key.isEmpty {
-            var index = hash(slot.key) & mask
-            while !larger[index].key.isEmpty { index = (index &+ 1) & mask }
-            larger[index] = slot
+        for source in 0..<tags.count where tags[source] != 0 {
+            let hash = hash(slots[source].key)
+            var index = hash & mask
+            while largerTags[index] != 0 { index = (index &+ 1) & mask }
+            largerTags[index] = Self.tag(hash)
+            larger[index] = slots[source]
         }
+        tags.deallocate()
         slots.deallocate()
+        spareTags.deallocate()
         spare.deallocate()
+        tags = largerTags
         slots = larger
-        spare = Self.allocate(size)
+        spareTags = Self.allocateTags(size)
+        spare = .allocate(capacity: size)
     }
 
-    private static func allocate(_ size: Int) -> UnsafeMutableBufferPointer<Slot> {
-        let buffer = UnsafeMutableBufferPointer<Slot>.allocate(capacity: size)
-        buffer.initialize(repeating: Slot(key: .empty, expiry: 0))
+    /// Tags, all 0 (empty). Entries are left uninitialised: `Slot` is trivial and an entry is
+    /// written before its tag makes it readable.
+    private static func allocateTags(_ size: Int) -> UnsafeMutableBufferPointer<UInt32> {
+        let buffer = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: size)
+        buffer.initialize(repeating: 0)
         return buffer
+    }
+
+    /// The slot tag of a hash: its top 32 bits, never 0.
+    @inline(__always)
+    private static func tag(_ hash: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) >> 32) | 1
     }
 
     /// A seeded multiply-xorshift hash of the six words (not for secrecy: entries are compared

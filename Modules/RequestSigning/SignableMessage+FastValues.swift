@@ -40,19 +40,19 @@ extension SignableMessage {
     /// that is invalid (the caller then takes the reference path).
     func writeDerived(_ name: UnsafeBufferPointer<UInt8>, to writer: inout ByteWriter) -> Bool {
         guard !isResponse else { return false }
-        if ByteText.equals(name, "@method") { return writeVisible(method, to: &writer) }
-        if ByteText.equals(name, "@authority") { return writeAuthority(to: &writer) }
-        if ByteText.equals(name, "@path") { return writeVisible(path.isEmpty ? "/" : path, to: &writer) }
-        if ByteText.equals(name, "@query") {
+        if ByteText.equals(name, "@method" as StaticString) { return writeVisible(method, to: &writer) }
+        if ByteText.equals(name, "@authority" as StaticString) { return writeAuthority(to: &writer) }
+        if ByteText.equals(name, "@path" as StaticString) { return writeVisible(path.isEmpty ? "/" : path, to: &writer) }
+        if ByteText.equals(name, "@query" as StaticString) {
             writer.append(UInt8(ascii: "?"))
             guard let query else { return true }
             return writeVisible(query, to: &writer)
         }
-        if ByteText.equals(name, "@scheme") {
+        if ByteText.equals(name, "@scheme" as StaticString) {
             ByteText.withBytes(scheme) { writer.appendLowercased($0) }
             return true
         }
-        if ByteText.equals(name, "@target-uri") {
+        if ByteText.equals(name, "@target-uri" as StaticString) {
             ByteText.withBytes(scheme) { writer.appendLowercased($0) }
             writer.append("://")
             guard writeAuthority(to: &writer), writeVisible(path.isEmpty ? "/" : path, to: &writer) else {
@@ -62,7 +62,7 @@ extension SignableMessage {
             writer.append(UInt8(ascii: "?"))
             return writeVisible(query, to: &writer)
         }
-        if ByteText.equals(name, "@request-target") { return writeVisible(requestTarget, to: &writer) }
+        if ByteText.equals(name, "@request-target" as StaticString) { return writeVisible(requestTarget, to: &writer) }
         return false
     }
 

@@ -66,7 +66,8 @@ extension SignatureVerifier {
                     index += 1
                     guard index - start <= 15 else { return false }
                 }
-                guard index > start else { return false }
+                // No leading zeros: the member must be its own serialisation.
+                guard index > start, input[start] != UInt8(ascii: "0") || index - start == 1 else { return false }
             case .nonce, .keyID, .algorithm, .tag:
                 guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
                 index += 1
@@ -113,9 +114,9 @@ extension SignatureVerifier {
         else { return nil }
         let name = UnsafeBufferPointer(rebasing: field[0..<7])
         let algorithm: DigestAlgorithm
-        if ByteText.equals(name, "sha-256") {
+        if ByteText.equals(name, "sha-256" as StaticString) {
             algorithm = .sha256
-        } else if ByteText.equals(name, "sha-512") {
+        } else if ByteText.equals(name, "sha-512" as StaticString) {
             algorithm = .sha512
         } else {
             return nil
@@ -129,6 +130,39 @@ extension SignatureVerifier {
             let hashed = (body ?? Data()).withUnsafeBytes { algorithm.hash($0, into: actual) }
             return hashed && memcmp(expected.baseAddress!, actual.baseAddress!, length) == 0
         }
+    }
+
+    /// The bit of `content-digest` in ``componentBit(_:)``.
+    static let contentDigestBit: UInt32 = 1 << 7
+
+    /// A bit for each well-known component name without parameters (`@method`, `@authority`,
+    /// `@path`, `@query`, `@scheme`, `@target-uri`, `@request-target`, `content-digest`), 0 for
+    /// any other name.
+    static func componentBit(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        switch name.count {
+        case 5: return ByteText.equals(name, "@path" as StaticString) ? 1 << 2 : 0
+        case 6: return ByteText.equals(name, "@query" as StaticString) ? 1 << 3 : 0
+        case 7:
+            if ByteText.equals(name, "@method" as StaticString) { return 1 << 0 }
+            return ByteText.equals(name, "@scheme" as StaticString) ? 1 << 4 : 0
+        case 10: return ByteText.equals(name, "@authority" as StaticString) ? 1 << 1 : 0
+        case 11: return ByteText.equals(name, "@target-uri" as StaticString) ? 1 << 5 : 0
+        case 14: return ByteText.equals(name, "content-digest" as StaticString) ? contentDigestBit : 0
+        case 15: return ByteText.equals(name, "@request-target" as StaticString) ? 1 << 6 : 0
+        default: return 0
+        }
+    }
+
+    /// The bits of the required components, or `nil` when one has no bit.
+    static func requiredBits(_ requirements: [FastRequirement]?) -> UInt32? {
+        guard let requirements else { return nil }
+        var bits: UInt32 = 0
+        for requirement in requirements {
+            let bit = requirement.name.withUnsafeBufferPointer { componentBit($0) }
+            guard bit != 0 else { return nil }
+            bits |= bit
+        }
+        return bits
     }
 
     /// Whether `bytes` is a structured-field key: a lowercase letter or `*`, then lowercase
@@ -162,14 +196,14 @@ extension SignatureVerifier {
         let name = UnsafeBufferPointer(rebasing: input[key])
         switch name.count {
         case 7:
-            if ByteText.equals(name, "created") { return .created }
-            if ByteText.equals(name, "expires") { return .expires }
+            if ByteText.equals(name, "created" as StaticString) { return .created }
+            if ByteText.equals(name, "expires" as StaticString) { return .expires }
         case 5:
-            if ByteText.equals(name, "nonce") { return .nonce }
-            if ByteText.equals(name, "keyid") { return .keyID }
+            if ByteText.equals(name, "nonce" as StaticString) { return .nonce }
+            if ByteText.equals(name, "keyid" as StaticString) { return .keyID }
         case 3:
-            if ByteText.equals(name, "alg") { return .algorithm }
-            if ByteText.equals(name, "tag") { return .tag }
+            if ByteText.equals(name, "alg" as StaticString) { return .algorithm }
+            if ByteText.equals(name, "tag" as StaticString) { return .tag }
         default:
             break
         }

@@ -146,19 +146,35 @@ extension SignatureVerifier {
                 created: created, expires: expires, hasNonce: nonce != nil, label: label, keyID: key.id, now: now)
         else { return nil }
 
-        // Components: not repeated, covering what is required.
-        for index in 0..<names.count {
-            for earlier in 0..<index where Self.sameBytes(input, names[earlier], names[index]) { return nil }
-        }
-        for requirement in requirements {
-            let covered = requirement.name.withUnsafeBufferPointer { required in
-                names.contains { Self.sameBytes(input, $0, required) }
+        // Components: not repeated, covering what is required. Well-known names are told apart
+        // by one classification each (a bit per name); others are compared pairwise.
+        var known: UInt32 = 0
+        var others = 0
+        for name in names {
+            let bit = Self.componentBit(UnsafeBufferPointer(rebasing: input[name]))
+            if bit == 0 {
+                others += 1
+            } else {
+                guard known & bit == 0 else { return nil }
+                known |= bit
             }
-            guard covered else { return nil }
         }
-        if configuration.requiresContentDigest && message.hasBody
-            && !names.contains(where: { ByteText.equals(input, $0, "content-digest") })
-        {
+        if others > 1 {
+            for index in 0..<names.count {
+                for earlier in 0..<index where Self.sameBytes(input, names[earlier], names[index]) { return nil }
+            }
+        }
+        if let requiredBits = fastRequiredBits {
+            guard known & requiredBits == requiredBits else { return nil }
+        } else {
+            for requirement in requirements {
+                let covered = requirement.name.withUnsafeBufferPointer { required in
+                    names.contains { Self.sameBytes(input, $0, required) }
+                }
+                guard covered else { return nil }
+            }
+        }
+        if configuration.requiresContentDigest && message.hasBody && known & Self.contentDigestBit == 0 {
             return nil
         }
 
@@ -180,26 +196,12 @@ extension SignatureVerifier {
             }
             base.append(0x0A)
         }
-        base.append("\"@signature-params\": (")
-        for (index, name) in names.enumerated() {
-            if index > 0 { base.append(0x20) }
-            base.append(UInt8(ascii: "\""))
-            base.append(UnsafeBufferPointer(rebasing: input[name]))
-            base.append(UInt8(ascii: "\""))
-        }
-        base.append(UInt8(ascii: ")"))
-        for parameter in parameters {
-            base.append(UInt8(ascii: ";"))
-            base.append(UnsafeBufferPointer(rebasing: input[parameter.key]))
-            base.append(UInt8(ascii: "="))
-            switch parameter.kind {
-            case .created, .expires:
-                base.append(decimal: parameter.number)
-            case .nonce, .keyID, .algorithm, .tag:
-                base.append(UInt8(ascii: "\""))
-                base.append(UnsafeBufferPointer(rebasing: input[parameter.text]))
-                base.append(UInt8(ascii: "\""))
-            }
+        base.append("\"@signature-params\": ")
+        if canonical {
+            // The member as received is its own serialisation (single spaces, no leading zeros).
+            base.append(UnsafeBufferPointer(rebasing: input[(labelBytes.count + 1)...]))
+        } else {
+            Self.appendSerializedMember(names: names, parameters: parameters, input: input, to: &base)
         }
 
         // The MAC, compared in constant time.
@@ -223,6 +225,36 @@ extension SignatureVerifier {
             signatureInputField: inputField)
         return Checked(
             verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
+    }
+
+    /// Writes the `@signature-params` value from the parsed pieces.
+    private static func appendSerializedMember(
+        names: UnsafeBufferPointer<Range<Int>>,
+        parameters: UnsafeBufferPointer<FastParameter>,
+        input: UnsafeBufferPointer<UInt8>,
+        to base: inout ByteWriter
+    ) {
+        base.append(UInt8(ascii: "("))
+        for (index, name) in names.enumerated() {
+            if index > 0 { base.append(0x20) }
+            base.append(UInt8(ascii: "\""))
+            base.append(UnsafeBufferPointer(rebasing: input[name]))
+            base.append(UInt8(ascii: "\""))
+        }
+        base.append(UInt8(ascii: ")"))
+        for parameter in parameters {
+            base.append(UInt8(ascii: ";"))
+            base.append(UnsafeBufferPointer(rebasing: input[parameter.key]))
+            base.append(UInt8(ascii: "="))
+            switch parameter.kind {
+            case .created, .expires:
+                base.append(decimal: parameter.number)
+            case .nonce, .keyID, .algorithm, .tag:
+                base.append(UInt8(ascii: "\""))
+                base.append(UnsafeBufferPointer(rebasing: input[parameter.text]))
+                base.append(UInt8(ascii: "\""))
+            }
+        }
     }
 
     /// Reads `Signature-Input` with the general validating scanner: the labelled member read,

@@ -68,6 +68,8 @@ public struct SignatureVerifier: Sendable {
     package var useFastPath = true
     /// The required components in the fast path's terms, or `nil` when one has parameters.
     let fastRequirements: [FastRequirement]?
+    /// The required components as ``componentBit(_:)`` bits, when all have one.
+    let fastRequiredBits: UInt32?
     /// The keys in the fast path's terms.
     let fastKeys: [FastKey]
     /// The configured label's bytes.
@@ -94,6 +96,7 @@ public struct SignatureVerifier: Sendable {
         self.inMemoryGuard = replayGuard as? InMemoryReplayGuard
         self.clock = clock
         self.fastRequirements = Self.fastRequirements(for: configuration.requiredComponents)
+        self.fastRequiredBits = Self.requiredBits(fastRequirements)
         self.fastKeys = keyRing.keys.map(FastKey.init)
         self.labelBytes = Array((configuration.label ?? "").utf8)
         self.skewSeconds = configuration.allowedClockSkew.components.seconds
