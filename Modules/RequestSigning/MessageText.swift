@@ -67,16 +67,18 @@ enum MessageText {
         var input: String?
         var signature: String?
         var digest: String?
-        for field in headers {
-            switch field.name.utf8.count {
-            case 15 where ByteText.equalsIgnoringCase(field.name, "signature-input"):
-                input = input.map { $0 + ", " + field.value } ?? field.value
-            case 9 where ByteText.equalsIgnoringCase(field.name, "signature"):
-                signature = signature.map { $0 + ", " + field.value } ?? field.value
-            case 14 where ByteText.equalsIgnoringCase(field.name, "content-digest"):
-                digest = digest.map { $0 + ", " + field.value } ?? field.value
-            default:
-                continue
+        headers.fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                switch fields[index].name.utf8.count {
+                case 15 where ByteText.equalsIgnoringCase(fields[index].name, "signature-input"):
+                    input = input.map { $0 + ", " + fields[index].value } ?? fields[index].value
+                case 9 where ByteText.equalsIgnoringCase(fields[index].name, "signature"):
+                    signature = signature.map { $0 + ", " + fields[index].value } ?? fields[index].value
+                case 14 where ByteText.equalsIgnoringCase(fields[index].name, "content-digest"):
+                    digest = digest.map { $0 + ", " + fields[index].value } ?? fields[index].value
+                default:
+                    continue
+                }
             }
         }
         return (input, signature, digest)

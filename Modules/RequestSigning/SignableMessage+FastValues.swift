@@ -6,8 +6,17 @@ extension SignableMessage {
     static func writeField(_ name: UnsafeBufferPointer<UInt8>, in fields: HTTPHeaders, to writer: inout ByteWriter)
         -> FieldAppend
     {
+        fields.fields.withUnsafeBufferPointer { fields in writeField(name, in: fields, to: &writer) }
+    }
+
+    private static func writeField(
+        _ name: UnsafeBufferPointer<UInt8>,
+        in fields: UnsafeBufferPointer<HTTPHeaders.Field>,
+        to writer: inout ByteWriter
+    ) -> FieldAppend {
         var count = 0
-        for field in fields where ByteText.equalsIgnoringCase(field.name, lowercase: name) {
+        for index in fields.indices where ByteText.equalsIgnoringCase(fields[index].name, lowercase: name) {
+            let field = fields[index]
             if count > 0 {
                 writer.append(UInt8(ascii: ","))
                 writer.append(0x20)

@@ -17,6 +17,23 @@ extension SignatureVerifier {
         parameters: UnsafeMutableBufferPointer<FastParameter>,
         parameterCount: inout Int
     ) -> Bool {
+        byteClasses.withUnsafeBufferPointer { classes in
+            scanCanonicalInput(
+                input, label: label, limits: limits, classes: classes, names: names, nameCount: &nameCount,
+                parameters: parameters, parameterCount: &parameterCount)
+        }
+    }
+
+    private static func scanCanonicalInput(
+        _ input: UnsafeBufferPointer<UInt8>,
+        label: UnsafeBufferPointer<UInt8>,
+        limits: SFParser.Limits,
+        classes: UnsafeBufferPointer<UInt8>,
+        names: UnsafeMutableBufferPointer<Range<Int>>,
+        nameCount: inout Int,
+        parameters: UnsafeMutableBufferPointer<FastParameter>,
+        parameterCount: inout Int
+    ) -> Bool {
         let count = input.count
         guard count <= limits.maximumLength, limits.maximumMembers >= 1, isKey(label), count > label.count + 2 else {
             return false
@@ -31,7 +48,7 @@ extension SignatureVerifier {
                 guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
                 index += 1
                 let start = index
-                while index < count, isComponentNameByte(input[index]) { index += 1 }
+                while index < count, classes[Int(input[index])] & componentNameClass != 0 { index += 1 }
                 guard index < count, input[index] == UInt8(ascii: "\""), index > start,
                     nameCount < names.count, nameCount < limits.maximumInnerListItems
                 else { return false }
@@ -50,7 +67,7 @@ extension SignatureVerifier {
             guard input[index] == UInt8(ascii: ";") else { return false }
             index += 1
             let keyStart = index
-            while index < count, input[index] >= UInt8(ascii: "a"), input[index] <= UInt8(ascii: "z") { index += 1 }
+            while index < count, classes[Int(input[index])] & lowercaseClass != 0 { index += 1 }
             let key = keyStart..<index
             guard index < count, input[index] == UInt8(ascii: "="), parameterCount < parameters.count,
                 parameterCount < limits.maximumParameters, let kind = parameterKind(input, key)
@@ -61,7 +78,7 @@ extension SignatureVerifier {
             switch kind {
             case .created, .expires:
                 let start = index
-                while index < count, input[index] >= UInt8(ascii: "0"), input[index] <= UInt8(ascii: "9") {
+                while index < count, classes[Int(input[index])] & digitClass != 0 {
                     number = number * 10 + Int64(input[index] &- UInt8(ascii: "0"))
                     index += 1
                     guard index - start <= 15 else { return false }
@@ -72,7 +89,7 @@ extension SignatureVerifier {
                 guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
                 index += 1
                 let start = index
-                while index < count, isPlainStringByte(input[index]) { index += 1 }
+                while index < count, classes[Int(input[index])] & plainStringClass != 0 { index += 1 }
                 guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
                 text = start..<index
                 index += 1
@@ -180,16 +197,30 @@ extension SignatureVerifier {
         return true
     }
 
-    @inline(__always)
-    private static func isComponentNameByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "@")
-            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
-    }
+    private static let componentNameClass: UInt8 = 1
+    private static let plainStringClass: UInt8 = 2
+    private static let digitClass: UInt8 = 4
+    private static let lowercaseClass: UInt8 = 8
 
-    /// A byte that may appear unescaped in a structured-field string.
-    @inline(__always)
-    private static func isPlainStringByte(_ byte: UInt8) -> Bool {
-        byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    /// The classes of each byte: component-name byte (lowercase letters, digits, `@`, `-`, `_`,
+    /// `.`), unescaped string byte (visible ASCII and space but `"` and `\`), digit, lowercase
+    /// letter.
+    private static let byteClasses: [UInt8] = (0..<256).map { value in
+        let byte = UInt8(value)
+        var classes: UInt8 = 0
+        let lowercase = byte >= 0x61 && byte <= 0x7A
+        let digit = byte >= 0x30 && byte <= 0x39
+        if lowercase || digit || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ".")
+        {
+            classes |= componentNameClass
+        }
+        if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+            classes |= plainStringClass
+        }
+        if digit { classes |= digitClass }
+        if lowercase { classes |= lowercaseClass }
+        return classes
     }
 
     private static func parameterKind(_ input: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) -> FastParameter.Kind? {
