@@ -53,4 +53,9 @@ public final class InMemoryReplayGuard: ReplayGuard {
         let key = ReplayTable.LongKey(keyID: keyID, nonce: nonce)
         return table.withLock { $0.record(key, expiresAt: expiry, now: instant) }
     }
+
+    /// Records a packed key id and nonce (the verifier's fast path, from the field's bytes).
+    func record(_ key: ReplayTable.Key, expiresAt: Double, now: Double) -> ReplayCheckResult {
+        table.withLock { $0.record(key, expiresAt: expiresAt, now: now) }
+    }
 }

@@ -223,8 +223,20 @@ extension SignatureVerifier {
             label: label, keyID: key.id, module: key.tag, created: created ?? 0, expires: expires,
             nonce: nonce.map { String(decoding: UnsafeBufferPointer(rebasing: input[$0]), as: UTF8.self) },
             signatureInputField: inputField)
+        // Last, the nonce, recorded straight from the field's bytes when the guard is in memory.
+        var recorded: ReplayCheckResult?
+        if let inMemoryGuard, let nonce {
+            let packed = fastKeys[keyIndex].id.withUnsafeBufferPointer { id in
+                ReplayTable.Key(keyID: id, nonce: UnsafeBufferPointer(rebasing: input[nonce]))
+            }
+            if let packed {
+                recorded = inMemoryGuard.record(
+                    packed, expiresAt: TimeInterval(acceptableUntil + 1), now: now.timeIntervalSince1970)
+            }
+        }
         return Checked(
-            verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)))
+            verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1)),
+            recorded: recorded)
     }
 
     /// Writes the `@signature-params` value from the parsed pieces.

@@ -116,7 +116,9 @@ public struct SignatureVerifier: Sendable {
         let checked = try check(message, now: now)
         if let nonce = checked.verified.nonce {
             let result: ReplayCheckResult
-            if let inMemoryGuard {
+            if let recorded = checked.recorded {
+                result = recorded
+            } else if let inMemoryGuard {
                 result = inMemoryGuard.record(
                     nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
             } else {
@@ -156,6 +158,9 @@ public struct SignatureVerifier: Sendable {
     struct Checked {
         var verified: VerifiedSignature
         var rememberUntil: Date
+        /// The in-memory replay guard's answer when the fast path already asked it (last, after
+        /// every other check passed).
+        var recorded: ReplayCheckResult? = nil
     }
 
     /// Every check but the replay guard: the fast path when it applies and succeeds, else the
