@@ -3,7 +3,7 @@
 ///
 /// Each entry holds the whole `(key id, nonce)` pair packed into 48 bytes, and lookups compare
 /// all of it, so two nonces whose hashes collide are still told apart: a collision costs a probe,
-/// never a wrong answer. Probes read only a 4-byte tag per slot (32 bits of the hash, never 0 in
+/// never a wrong answer. Probes read only a 2-byte tag per slot (16 bits of the hash, never 0 in
 /// a used slot), kept apart from the entries so that the probed array stays in cache; the entry is
 /// read only when its tag matches. Longer pairs (beyond 47 bytes) go to a dictionary of strings. Expired
 /// entries stay in place until a sweep, which rebuilds the table from the live ones; sweeps run
@@ -68,11 +68,11 @@ struct ReplayTable: ~Copyable {
     /// The hash seed, random per table.
     private let seed: UInt64
     /// Each slot's tag, 0 when empty.
-    private var tags: UnsafeMutableBufferPointer<UInt32>
+    private var tags: UnsafeMutableBufferPointer<UInt16>
     /// Each slot's entry, meaningful when its tag is not 0.
     private var slots: UnsafeMutableBufferPointer<Slot>
     /// Tables of the same size, the target of sweeps.
-    private var spareTags: UnsafeMutableBufferPointer<UInt32>
+    private var spareTags: UnsafeMutableBufferPointer<UInt16>
     private var spare: UnsafeMutableBufferPointer<Slot>
     /// Occupied slots, live or expired.
     private(set) var used = 0
@@ -160,9 +160,10 @@ struct ReplayTable: ~Copyable {
         return .fresh
     }
 
-    /// The occupied slots at which the table is swept (and grown when half of them are live).
+    /// The occupied slots at which the table is swept (and grown when more than half of all slots
+    /// are live).
     private var loadLimit: Int {
-        tags.count == maximumSlots ? tags.count / 4 * 3 : tags.count / 2
+        tags.count / 4 * 3
     }
 
     /// Sweeps (and grows) the table so that one more entry fits; returns `false` when it is full
@@ -175,7 +176,7 @@ struct ReplayTable: ~Copyable {
             lastSweep = now
         }
         sweep(now: now)
-        if used * 4 > tags.count && tags.count < maximumSlots {
+        if used * 2 > tags.count && tags.count < maximumSlots {
             grow()
         }
         return used + long.count < capacity && used < loadLimit
@@ -225,16 +226,16 @@ struct ReplayTable: ~Copyable {
 
     /// Tags, all 0 (empty). Entries are left uninitialised: `Slot` is trivial and an entry is
     /// written before its tag makes it readable.
-    private static func allocateTags(_ size: Int) -> UnsafeMutableBufferPointer<UInt32> {
-        let buffer = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: size)
+    private static func allocateTags(_ size: Int) -> UnsafeMutableBufferPointer<UInt16> {
+        let buffer = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: size)
         buffer.initialize(repeating: 0)
         return buffer
     }
 
-    /// The slot tag of a hash: its top 32 bits, never 0.
+    /// The slot tag of a hash: its top 16 bits, never 0.
     @inline(__always)
-    private static func tag(_ hash: Int) -> UInt32 {
-        UInt32(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) >> 32) | 1
+    private static func tag(_ hash: Int) -> UInt16 {
+        UInt16(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) >> 48) | 1
     }
 
     /// A seeded multiply-xorshift hash of the six words (not for secrecy: entries are compared
