@@ -64,24 +64,41 @@ enum MessageText {
     /// The combined values of `Signature-Input`, `Signature` and `Content-Digest`, found in one
     /// pass over the fields.
     static func signatureFields(in headers: HTTPHeaders) -> (input: String?, signature: String?, digest: String?) {
-        var input: String?
-        var signature: String?
-        var digest: String?
+        // Find where each field is first (no strings copied), then read the values; a repeated
+        // field takes the slower joining pass.
+        var input = -1
+        var signature = -1
+        var digest = -1
+        var repeated = false
         headers.fields.withUnsafeBufferPointer { fields in
             for index in fields.indices {
                 switch fields[index].name.utf8.count {
                 case 15 where ByteText.equalsIgnoringCase(fields[index].name, "signature-input"):
-                    input = input.map { $0 + ", " + fields[index].value } ?? fields[index].value
+                    repeated = repeated || input >= 0
+                    input = index
                 case 9 where ByteText.equalsIgnoringCase(fields[index].name, "signature"):
-                    signature = signature.map { $0 + ", " + fields[index].value } ?? fields[index].value
+                    repeated = repeated || signature >= 0
+                    signature = index
                 case 14 where ByteText.equalsIgnoringCase(fields[index].name, "content-digest"):
-                    digest = digest.map { $0 + ", " + fields[index].value } ?? fields[index].value
+                    repeated = repeated || digest >= 0
+                    digest = index
                 default:
                     continue
                 }
             }
         }
-        return (input, signature, digest)
+        if repeated {
+            return (
+                combinedValue(in: headers, lowercaseName: "signature-input"),
+                combinedValue(in: headers, lowercaseName: "signature"),
+                combinedValue(in: headers, lowercaseName: "content-digest")
+            )
+        }
+        let fields = headers.fields
+        return (
+            input >= 0 ? fields[input].value : nil, signature >= 0 ? fields[signature].value : nil,
+            digest >= 0 ? fields[digest].value : nil
+        )
     }
 
     /// Whether a field is present, by its lowercase name.
