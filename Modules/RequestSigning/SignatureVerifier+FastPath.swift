@@ -225,12 +225,12 @@ extension SignatureVerifier {
             signatureInputField: inputField)
         // Last, the nonce, recorded straight from the field's bytes when the guard is in memory.
         var recorded: ReplayCheckResult?
-        if let inMemoryGuard, let nonce {
+        if inMemoryGuard != nil, let nonce {
             let packed = fastKeys[keyIndex].id.withUnsafeBufferPointer { id in
                 ReplayTable.Key(keyID: id, nonce: UnsafeBufferPointer(rebasing: input[nonce]))
             }
             if let packed {
-                recorded = inMemoryGuard.record(
+                recorded = inMemoryGuard?.record(
                     packed, expiresAt: TimeInterval(acceptableUntil + 1), now: now.timeIntervalSince1970)
             }
         }
