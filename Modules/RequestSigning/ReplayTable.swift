@@ -1,14 +1,19 @@
-/// The storage of ``InMemoryReplayGuard``: an open-addressing hash table of fixed-size entries
-/// (no allocation per nonce), exact in what it answers.
+/// The storage of ``InMemoryReplayGuard``: an open-addressing hash table over an append-only
+/// log of fixed-size entries (no allocation per nonce), exact in what it answers.
 ///
 /// Each entry holds the whole `(key id, nonce)` pair packed into 48 bytes, and lookups compare
 /// all of it, so two nonces whose hashes collide are still told apart: a collision costs a probe,
-/// never a wrong answer. Probes read only a 2-byte tag per slot (16 bits of the hash, never 0 in
-/// a used slot), kept apart from the entries so that the probed array stays in cache; the entry is
-/// read only when its tag matches. Longer pairs (beyond 47 bytes) go to a dictionary of strings. Expired
-/// entries stay in place until a sweep, which rebuilds the table from the live ones; sweeps run
-/// when the table reaches its load limit (so every sweep is paid for by at least a quarter of a
-/// table of inserts) or, rate-limited to one per instant, when it holds ``capacity`` entries.
+/// never a wrong answer. Longer pairs (beyond 47 bytes) go to a dictionary of strings.
+///
+/// The index is two small arrays per slot, a 2-byte tag (16 bits of the hash, never 0 in a used
+/// slot) and the entry's 4-byte position in the log; probes read tags only and an entry only
+/// when its tag matches. New entries are appended to the log, so inserting writes sequential
+/// memory rather than a random line of a large table. Expired entries stay until a sweep, which
+/// copies the live entries to a fresh log and rebuilds the index; sweeps run when the log reaches
+/// three quarters of the slots (and the table doubles, up to twice the capacity rounded to a
+/// power of two, when more than half of the slots are live), so every sweep is paid for by at
+/// least a quarter of a table of inserts; or, at most once per instant, when the table holds
+/// ``capacity`` entries.
 struct ReplayTable: ~Copyable {
     /// A key id and nonce packed as `[length, key id bytes, 0, nonce bytes, zero padding]`; the
     /// length byte keeps pairs that differ only in where the key id ends apart.
@@ -55,7 +60,7 @@ struct ReplayTable: ~Copyable {
         var nonce: String
     }
 
-    struct Slot {
+    struct Entry {
         var key: Key
         /// When the nonce may be forgotten, in seconds since 1970.
         var expiry: Double
@@ -69,12 +74,13 @@ struct ReplayTable: ~Copyable {
     private let seed: UInt64
     /// Each slot's tag, 0 when empty.
     private var tags: UnsafeMutableBufferPointer<UInt16>
-    /// Each slot's entry, meaningful when its tag is not 0.
-    private var slots: UnsafeMutableBufferPointer<Slot>
-    /// Tables of the same size, the target of sweeps.
-    private var spareTags: UnsafeMutableBufferPointer<UInt16>
-    private var spare: UnsafeMutableBufferPointer<Slot>
-    /// Occupied slots, live or expired.
+    /// Each used slot's position in the log.
+    private var positions: UnsafeMutableBufferPointer<UInt32>
+    /// The entries in insertion order; the first ``used`` are meaningful.
+    private var log: UnsafeMutableBufferPointer<Entry>
+    /// A log of the same size, the target of sweeps.
+    private var spareLog: UnsafeMutableBufferPointer<Entry>
+    /// Entries in the log, live or expired.
     private(set) var used = 0
     private var long: [LongKey: Double] = [:]
     /// The instant of the last sweep triggered by capacity.
@@ -91,17 +97,17 @@ struct ReplayTable: ~Copyable {
         var size = 8
         while size < min(initialSlots, maximum) { size *= 2 }
         tags = Self.allocateTags(size)
-        slots = .allocate(capacity: size)
-        spareTags = Self.allocateTags(size)
-        spare = .allocate(capacity: size)
+        positions = .allocate(capacity: size)
+        log = .allocate(capacity: Self.loadLimit(size))
+        spareLog = .allocate(capacity: Self.loadLimit(size))
         seed = UInt64.random(in: UInt64.min...UInt64.max) | 1
     }
 
     deinit {
         tags.deallocate()
-        slots.deallocate()
-        spareTags.deallocate()
-        spare.deallocate()
+        positions.deallocate()
+        log.deallocate()
+        spareLog.deallocate()
     }
 
     /// The number of slots, for tests.
@@ -110,7 +116,7 @@ struct ReplayTable: ~Copyable {
     /// The entries not expired at the latest instant seen.
     var liveCount: Int {
         var count = 0
-        for index in 0..<tags.count where tags[index] != 0 && slots[index].expiry > latestNow { count += 1 }
+        for index in 0..<used where log[index].expiry > latestNow { count += 1 }
         for expiry in long.values where expiry > latestNow { count += 1 }
         return count
     }
@@ -125,22 +131,26 @@ struct ReplayTable: ~Copyable {
         while true {
             let found = tags[index]
             if found == 0 { break }
-            if found == tag && slots[index].key == key {
-                if slots[index].expiry > now { return .replayed }
-                // The same nonce after its expiry: its old signature can no longer be accepted.
-                slots[index].expiry = expiresAt
-                return .fresh
+            if found == tag {
+                let position = Int(positions[index])
+                if log[position].key == key {
+                    if log[position].expiry > now { return .replayed }
+                    // The same nonce after its expiry: its old signature can no longer be accepted.
+                    log[position].expiry = expiresAt
+                    return .fresh
+                }
             }
             index = (index &+ 1) & mask
         }
-        if used >= loadLimit || used + long.count >= capacity {
+        if used >= log.count || used + long.count >= capacity {
             guard makeRoom(now: now) else { return .capacityExceeded }
             mask = tags.count - 1
             index = hash & mask
             while tags[index] != 0 { index = (index &+ 1) & mask }
         }
+        log[used] = Entry(key: key, expiry: expiresAt)
         tags[index] = tag
-        slots[index] = Slot(key: key, expiry: expiresAt)
+        positions[index] = UInt32(truncatingIfNeeded: used)
         used += 1
         return .fresh
     }
@@ -160,72 +170,60 @@ struct ReplayTable: ~Copyable {
         return .fresh
     }
 
-    /// The occupied slots at which the table is swept (and grown when more than half of all slots
-    /// are live).
-    private var loadLimit: Int {
-        tags.count / 4 * 3
-    }
+    /// The log entries at which a table of `size` slots is swept: three quarters of its slots.
+    private static func loadLimit(_ size: Int) -> Int { size / 4 * 3 }
 
     /// Sweeps (and grows) the table so that one more entry fits; returns `false` when it is full
     /// of live entries.
     private mutating func makeRoom(now: Double) -> Bool {
-        let overLoad = used >= loadLimit
-        if !overLoad {
+        if used < log.count {
             // Full by capacity: sweeping again at the same instant would find nothing new.
             guard now > lastSweep else { return false }
             lastSweep = now
         }
-        sweep(now: now)
-        if used * 2 > tags.count && tags.count < maximumSlots {
-            grow()
-        }
-        return used + long.count < capacity && used < loadLimit
+        var live = 0
+        for index in 0..<used where log[index].expiry > now { live += 1 }
+        var size = tags.count
+        while live * 2 > size && size < maximumSlots { size *= 2 }
+        rebuild(size: size, now: now)
+        if !long.isEmpty { long = long.filter { $0.value > now } }
+        return used + long.count < capacity && used < log.count
     }
 
-    /// Moves the live entries to the spare table and swaps the two.
-    private mutating func sweep(now: Double) {
-        let mask = spareTags.count - 1
+    /// Copies the live entries to a fresh log (of a table of `size` slots) and rebuilds the index.
+    private mutating func rebuild(size: Int, now: Double) {
+        if size != tags.count {
+            tags.deallocate()
+            positions.deallocate()
+            spareLog.deallocate()
+            tags = Self.allocateTags(size)
+            positions = .allocate(capacity: size)
+            spareLog = .allocate(capacity: Self.loadLimit(size))
+        } else {
+            tags.update(repeating: 0)
+        }
+        let mask = size - 1
         var live = 0
-        spareTags.update(repeating: 0)
-        for source in 0..<tags.count where tags[source] != 0 && slots[source].expiry > now {
-            let hash = hash(slots[source].key)
+        for source in 0..<used where log[source].expiry > now {
+            let entry = log[source]
+            let hash = hash(entry.key)
             var index = hash & mask
-            while spareTags[index] != 0 { index = (index &+ 1) & mask }
-            spareTags[index] = Self.tag(hash)
-            spare[index] = slots[source]
+            while tags[index] != 0 { index = (index &+ 1) & mask }
+            tags[index] = Self.tag(hash)
+            positions[index] = UInt32(truncatingIfNeeded: live)
+            spareLog[live] = entry
             live += 1
         }
-        swap(&tags, &spareTags)
-        swap(&slots, &spare)
-        used = live
-        if !long.isEmpty { long = long.filter { $0.value > now } }
-    }
-
-    /// Doubles the table (the live entries are rehashed; the old arrays are freed).
-    private mutating func grow() {
-        let size = tags.count * 2
-        let largerTags = Self.allocateTags(size)
-        let larger = UnsafeMutableBufferPointer<Slot>.allocate(capacity: size)
-        let mask = size - 1
-        for source in 0..<tags.count where tags[source] != 0 {
-            let hash = hash(slots[source].key)
-            var index = hash & mask
-            while largerTags[index] != 0 { index = (index &+ 1) & mask }
-            largerTags[index] = Self.tag(hash)
-            larger[index] = slots[source]
+        swap(&log, &spareLog)
+        if log.count != spareLog.count {
+            spareLog.deallocate()
+            spareLog = .allocate(capacity: log.count)
         }
-        tags.deallocate()
-        slots.deallocate()
-        spareTags.deallocate()
-        spare.deallocate()
-        tags = largerTags
-        slots = larger
-        spareTags = Self.allocateTags(size)
-        spare = .allocate(capacity: size)
+        used = live
     }
 
-    /// Tags, all 0 (empty). Entries are left uninitialised: `Slot` is trivial and an entry is
-    /// written before its tag makes it readable.
+    /// Tags, all 0 (empty). Positions and log entries are left uninitialised: they are trivial
+    /// types, written before a tag or ``used`` makes them readable.
     private static func allocateTags(_ size: Int) -> UnsafeMutableBufferPointer<UInt16> {
         let buffer = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: size)
         buffer.initialize(repeating: 0)
