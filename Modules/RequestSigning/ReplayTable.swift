@@ -72,6 +72,8 @@ struct ReplayTable: ~Copyable {
     let maximumSlots: Int
     /// The hash seed, random per table.
     private let seed: UInt64
+    /// The hash bits kept in tags (all 16 but in tests, which force tag collisions with fewer).
+    private let tagMask: UInt16
     /// Each slot's tag, 0 when empty.
     private var tags: UnsafeMutableBufferPointer<UInt16>
     /// Each used slot's position in the log.
@@ -89,8 +91,13 @@ struct ReplayTable: ~Copyable {
     private var latestNow = -Double.infinity
 
     /// Creates a table for at most `capacity` entries, starting small and doubling as needed.
-    init(capacity: Int, initialSlots: Int = 1_024) {
-        self.capacity = max(1, capacity)
+    /// - Parameters:
+    ///   - capacity: The most entries held at once (at most 2^30).
+    ///   - initialSlots: The starting number of slots (rounded up to a power of two).
+    ///   - tagMask: The hash bits kept in tags; tests pass fewer to make tags collide.
+    init(capacity: Int, initialSlots: Int = 1_024, tagMask: UInt16 = 0xFFFF) {
+        self.capacity = min(max(1, capacity), 1 << 30)
+        self.tagMask = tagMask
         var maximum = 8
         while maximum < self.capacity * 2 { maximum *= 2 }
         maximumSlots = maximum
@@ -125,7 +132,7 @@ struct ReplayTable: ~Copyable {
     mutating func record(_ key: Key, expiresAt: Double, now: Double) -> ReplayCheckResult {
         if now > latestNow { latestNow = now }
         let hash = hash(key)
-        let tag = Self.tag(hash)
+        let tag = tag(hash)
         var mask = tags.count - 1
         var index = hash & mask
         while true {
@@ -209,7 +216,7 @@ struct ReplayTable: ~Copyable {
             let hash = hash(entry.key)
             var index = hash & mask
             while tags[index] != 0 { index = (index &+ 1) & mask }
-            tags[index] = Self.tag(hash)
+            tags[index] = tag(hash)
             positions[index] = UInt32(truncatingIfNeeded: live)
             spareLog[live] = entry
             live += 1
@@ -230,10 +237,10 @@ struct ReplayTable: ~Copyable {
         return buffer
     }
 
-    /// The slot tag of a hash: its top 16 bits, never 0.
+    /// The slot tag of a hash: its top 16 bits (masked), never 0.
     @inline(__always)
-    private static func tag(_ hash: Int) -> UInt16 {
-        UInt16(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) >> 48) | 1
+    private func tag(_ hash: Int) -> UInt16 {
+        (UInt16(truncatingIfNeeded: UInt64(bitPattern: Int64(hash)) >> 48) & tagMask) | 1
     }
 
     /// A seeded multiply-xorshift hash of the six words (not for secrecy: entries are compared

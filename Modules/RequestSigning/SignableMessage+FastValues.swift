@@ -51,7 +51,9 @@ extension SignableMessage {
         guard !isResponse else { return false }
         if ByteText.equals(name, "@method" as StaticString) { return writeVisible(method, to: &writer) }
         if ByteText.equals(name, "@authority" as StaticString) { return writeAuthority(to: &writer) }
-        if ByteText.equals(name, "@path" as StaticString) { return writeVisible(path.isEmpty ? "/" : path, to: &writer) }
+        if ByteText.equals(name, "@path" as StaticString) {
+            return writeVisible(path.isEmpty ? "/" : path, to: &writer)
+        }
         if ByteText.equals(name, "@query" as StaticString) {
             writer.append(UInt8(ascii: "?"))
             guard let query else { return true }

@@ -141,7 +141,8 @@ extension SignatureVerifier {
         return withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { buffer -> Bool? in
             let expected = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<64])
             let actual = UnsafeMutableRawBufferPointer(rebasing: buffer[64..<128])
-            guard let length = Base64.decodeCanonical(UnsafeBufferPointer(rebasing: field[9..<count - 1]), into: expected)
+            guard
+                let length = Base64.decodeCanonical(UnsafeBufferPointer(rebasing: field[9..<count - 1]), into: expected)
             else { return nil }
             guard length == algorithm.digestLength else { return false }
             let hashed = (body ?? Data()).withUnsafeBytes { algorithm.hash($0, into: actual) }

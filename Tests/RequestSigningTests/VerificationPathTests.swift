@@ -65,6 +65,37 @@ struct VerificationPathTests {
         variant { $0.body = Data("{}".utf8) }
         variant { $0.authority = "API.EXAMPLE.COM:443" }
         variant { $0.headers.add(name: "Signature-Input", value: "late=()") }
+        // Shapes the canonical readers leave to the general scanner (or reject).
+        variant { $0.headers["Signature-Input"] = input + " " }
+        variant { $0.headers["Signature-Input"] = " " + input }
+        variant { $0.headers["Signature-Input"] = input.replacingOccurrences(of: "sig1=", with: "Sig1=") }
+        variant { $0.headers["Signature-Input"] = input.replacingOccurrences(of: ";created=", with: "; created=") }
+        variant { $0.headers["Signature-Input"] = input.replacingOccurrences(of: ";created=", with: ";created=-") }
+        variant { $0.headers["Signature-Input"] = input.replacingOccurrences(of: "\"@path\"", with: "\"@Path\"") }
+        variant { $0.headers["Signature-Input"] = input.replacingOccurrences(of: ";nonce=\"", with: ";nonce=\"\\\"") }
+        variant { $0.headers["Signature-Input"] = input.replacingOccurrences(of: ";keyid=", with: ";keyid=;keyid=") }
+        variant {
+            $0.headers["Signature-Input"] = input.replacingOccurrences(of: "\" \"@path\"", with: "\" \"@method\"")
+        }
+        variant { $0.headers["Signature"] = $0.headers["Signature"]!.replacingOccurrences(of: "=:", with: "=:") + " " }
+        variant { $0.headers["Signature"] = $0.headers["Signature"]!.replacingOccurrences(of: "=:", with: ":") }
+        variant { $0.headers["Signature"] = $0.headers["Signature"]!.replacingOccurrences(of: "+", with: "-") }
+        variant { $0.headers["Signature"] = $0.headers["Signature"]!.replacingOccurrences(of: "=:", with: "=:A") }
+        variant { $0.headers["Signature"] = $0.headers["Signature"]!.replacingOccurrences(of: "=:", with: "=:AAAA") }
+        variant { $0.headers["Signature"] = $0.headers["Signature"]!.replacingOccurrences(of: "=:", with: "==:") }
+        variant {
+            $0.headers["Content-Digest"] = $0.headers["Content-Digest"]!.replacingOccurrences(of: "=:", with: "=:A")
+        }
+        variant {
+            $0.headers["Content-Digest"] = $0.headers["Content-Digest"]!.replacingOccurrences(of: "=:", with: "==:")
+        }
+        variant {
+            $0.headers["Content-Digest"] = $0.headers["Content-Digest"]!.replacingOccurrences(of: "sha", with: "SHA")
+        }
+        variant {
+            let digest = $0.headers["Content-Digest"]!
+            $0.headers["Content-Digest"] = String(digest.dropLast(2)) + ":"
+        }
         for (index, message) in variants.enumerated() {
             let (fast, reference) = try verifiers()
             let fastOutcome = await outcome(fast, message)
