@@ -48,7 +48,11 @@ extension SignatureVerifier {
     /// Returns `nil` whenever anything is unusual (escapes, component parameters, repeated
     /// labels, unknown parameters) or any check fails; the reference path then decides and
     /// gives the reason. It accepts only what the reference path accepts.
-    func fastCheck(_ message: SignableMessage, now: Date) -> Checked? {
+    ///
+    /// With `recordingNonce`, a successful check ends by recording the nonce in the in-memory
+    /// replay guard (straight from the field's bytes) and returns the guard's answer in
+    /// ``Checked/recorded``.
+    func fastCheck(_ message: SignableMessage, now: Date, recordingNonce: Bool = false) -> Checked? {
         guard let label = configuration.label, let requirements = fastRequirements, !message.isResponse else {
             return nil
         }
@@ -74,7 +78,8 @@ extension SignatureVerifier {
                             return fastCheck(
                                 message, input: input, inputField: inputField, digestField: digestField, label: label,
                                 requirements: requirements, names: names, parameters: parameters, base: &base,
-                                signature: UnsafeRawBufferPointer(rebasing: signature[..<signatureLength]), now: now)
+                                signature: UnsafeRawBufferPointer(rebasing: signature[..<signatureLength]), now: now,
+                                recordingNonce: recordingNonce)
                         }
                     }
                 }
@@ -93,7 +98,8 @@ extension SignatureVerifier {
         parameters: UnsafeMutableBufferPointer<FastParameter>,
         base: inout ByteWriter,
         signature: UnsafeRawBufferPointer,
-        now: Date
+        now: Date,
+        recordingNonce: Bool
     ) -> Checked? {
         // Signature-Input: the signer's own shape read directly, else one pass of the general
         // scanner (the labelled member read, the others validated).
@@ -225,7 +231,7 @@ extension SignatureVerifier {
             signatureInputField: inputField)
         // Last, the nonce, recorded straight from the field's bytes when the guard is in memory.
         var recorded: ReplayCheckResult?
-        if inMemoryGuard != nil, let nonce {
+        if recordingNonce, inMemoryGuard != nil, let nonce {
             let packed = fastKeys[keyIndex].id.withUnsafeBufferPointer { id in
                 ReplayTable.Key(keyID: id, nonce: UnsafeBufferPointer(rebasing: input[nonce]))
             }

@@ -163,10 +163,11 @@ public struct SignatureVerifier: Sendable {
         var recorded: ReplayCheckResult? = nil
     }
 
-    /// Every check but the replay guard: the fast path when it applies and succeeds, else the
-    /// reference path, which also gives the precise reason for a rejection.
+    /// Every check but the replay guard: the fast path when it applies and succeeds (which then
+    /// also records the nonce when the guard is the in-memory one), else the reference path,
+    /// which also gives the precise reason for a rejection.
     func check(_ message: SignableMessage, now: Date) throws(SignatureVerificationError) -> Checked {
-        if useFastPath, let checked = fastCheck(message, now: now) { return checked }
+        if useFastPath, let checked = fastCheck(message, now: now, recordingNonce: true) { return checked }
         return try referenceCheck(message, now: now)
     }
 

@@ -133,6 +133,26 @@ struct VerificationPathTests {
         #expect(accepted < 400)
     }
 
+    /// The fast path records nonces from the field's bytes, the reference path from strings:
+    /// both must land on the same entry of a shared guard.
+    @Test func bothPathsRecordTheSameNonce() async throws {
+        for request in [Fixtures.getRequest(), Fixtures.postRequest()] {
+            let message = try Fixtures.received(try Fixtures.signer().sign(request))
+            for fastFirst in [true, false] {
+                let shared = InMemoryReplayGuard(capacity: 10)
+                let fast = try Fixtures.verifier(replayGuard: shared)
+                var reference = try Fixtures.verifier(replayGuard: shared)
+                reference.useFastPath = false
+                let (first, second) = fastFirst ? (fast, reference) : (reference, fast)
+                _ = try await first.verify(message)
+                #expect(shared.count == 1)
+                await #expect(throws: SignatureVerificationError.self) { try await second.verify(message) }
+                let code = await outcome(second, message)
+                #expect(code == "\(SignatureVerificationError.Code.replayedNonce)")
+            }
+        }
+    }
+
     @Test func largeBasesOutgrowTheStackBuffer() async throws {
         var request = Fixtures.postRequest()
         request.headers.add(name: "X-Large", value: String(repeating: "v", count: 3_000))
