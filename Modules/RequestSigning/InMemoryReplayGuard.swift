@@ -11,8 +11,9 @@ import Synchronization
 /// live nonce, which would let that request be replayed: a full guard fails closed. Only
 /// signatures that passed every other check reach the guard, so only a key holder can fill it;
 /// size it above the expected request rate times the replay window (for example 1 000
-/// requests/s for a 300 s window needs 300 000; the table then grows to at most 2^20 entries of
-/// 56 bytes).
+/// requests/s for a 300 s window needs 300 000). Memory grows with the nonces actually held, up
+/// to twice the capacity rounded up to a power of two of 6-byte slots plus two logs of three
+/// quarters as many 56-byte entries (about 24 MB for the default capacity when full).
 public final class InMemoryReplayGuard: ReplayGuard {
     /// The most nonces held at once.
     public let capacity: Int
@@ -20,9 +21,9 @@ public final class InMemoryReplayGuard: ReplayGuard {
     private let table: Mutex<ReplayTable>
 
     /// Creates a guard.
-    /// - Parameter capacity: The most nonces held at once (at least 1).
+    /// - Parameter capacity: The most nonces held at once (at least 1, at most 2^30).
     public init(capacity: Int = 100_000) {
-        self.capacity = max(1, capacity)
+        self.capacity = min(max(1, capacity), 1 << 30)
         table = Mutex(ReplayTable(capacity: self.capacity))
     }
 
