@@ -35,41 +35,43 @@ extension SignatureVerifier {
         parameterCount: inout Int
     ) -> Bool {
         let count = input.count
-        guard count <= limits.maximumLength, limits.maximumMembers >= 1, isKey(label), count > label.count + 2 else {
+        guard count <= limits.maximumLength, limits.maximumMembers >= 1, isKey(label), count > label.count + 2,
+            let bytes = input.baseAddress, let table = classes.baseAddress
+        else {
             return false
         }
-        for offset in 0..<label.count where input[offset] != label[offset] { return false }
+        for offset in 0..<label.count where bytes[offset] != label[offset] { return false }
         var index = label.count
-        guard input[index] == UInt8(ascii: "="), input[index + 1] == UInt8(ascii: "(") else { return false }
+        guard bytes[index] == UInt8(ascii: "="), bytes[index + 1] == UInt8(ascii: "(") else { return false }
         index += 2
         guard index < count else { return false }
-        if input[index] != UInt8(ascii: ")") {
+        if bytes[index] != UInt8(ascii: ")") {
             while true {
-                guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
+                guard index < count, bytes[index] == UInt8(ascii: "\"") else { return false }
                 index += 1
                 let start = index
-                while index < count, classes[Int(input[index])] & componentNameClass != 0 { index += 1 }
-                guard index < count, input[index] == UInt8(ascii: "\""), index > start,
+                while index < count, table[Int(bytes[index])] & componentNameClass != 0 { index += 1 }
+                guard index < count, bytes[index] == UInt8(ascii: "\""), index > start,
                     nameCount < names.count, nameCount < limits.maximumInnerListItems
                 else { return false }
                 names[nameCount] = start..<index
                 nameCount += 1
                 index += 1
                 guard index < count else { return false }
-                if input[index] == UInt8(ascii: ")") { break }
-                guard input[index] == 0x20 else { return false }
+                if bytes[index] == UInt8(ascii: ")") { break }
+                guard bytes[index] == 0x20 else { return false }
                 index += 1
             }
         }
         index += 1
         var seen: UInt8 = 0
         while index < count {
-            guard input[index] == UInt8(ascii: ";") else { return false }
+            guard bytes[index] == UInt8(ascii: ";") else { return false }
             index += 1
             let keyStart = index
-            while index < count, classes[Int(input[index])] & lowercaseClass != 0 { index += 1 }
+            while index < count, table[Int(bytes[index])] & lowercaseClass != 0 { index += 1 }
             let key = keyStart..<index
-            guard index < count, input[index] == UInt8(ascii: "="), parameterCount < parameters.count,
+            guard index < count, bytes[index] == UInt8(ascii: "="), parameterCount < parameters.count,
                 parameterCount < limits.maximumParameters, let kind = parameterKind(input, key)
             else { return false }
             index += 1
@@ -78,19 +80,19 @@ extension SignatureVerifier {
             switch kind {
             case .created, .expires:
                 let start = index
-                while index < count, classes[Int(input[index])] & digitClass != 0 {
-                    number = number * 10 + Int64(input[index] &- UInt8(ascii: "0"))
+                while index < count, table[Int(bytes[index])] & digitClass != 0 {
+                    number = number * 10 + Int64(bytes[index] &- UInt8(ascii: "0"))
                     index += 1
                     guard index - start <= 15 else { return false }
                 }
                 // No leading zeros: the member must be its own serialisation.
-                guard index > start, input[start] != UInt8(ascii: "0") || index - start == 1 else { return false }
+                guard index > start, bytes[start] != UInt8(ascii: "0") || index - start == 1 else { return false }
             case .nonce, .keyID, .algorithm, .tag:
-                guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
+                guard index < count, bytes[index] == UInt8(ascii: "\"") else { return false }
                 index += 1
                 let start = index
-                while index < count, classes[Int(input[index])] & plainStringClass != 0 { index += 1 }
-                guard index < count, input[index] == UInt8(ascii: "\"") else { return false }
+                while index < count, table[Int(bytes[index])] & plainStringClass != 0 { index += 1 }
+                guard index < count, bytes[index] == UInt8(ascii: "\"") else { return false }
                 text = start..<index
                 index += 1
             }
