@@ -174,7 +174,7 @@ package.targets += [
     .executableTarget(name: "swifty-sign", dependencies: ["SigningTool"], path: "Tools/swifty-sign/CLI"),
     .testTarget(
         name: "SigningToolTests",
-        dependencies: ["SigningTool", "RequestSigning", "ServiceCore", "swifty-sign"],
+        dependencies: ["SigningTool", "RequestSigning", "ServiceCore", "swifty-sign", "ServiceTesting"],
         path: "Tests/SigningToolTests"
     ),
     .executableTarget(

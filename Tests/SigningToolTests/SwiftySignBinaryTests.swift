@@ -1,4 +1,5 @@
 import Foundation
+import ServiceTesting
 import Testing
 
 /// Runs the built `swifty-sign` executable, which sits beside the test bundle.
@@ -29,8 +30,8 @@ struct SwiftySignBinaryTests {
         try process.run()
         try stdin.fileHandleForWriting.write(contentsOf: Data(input))
         try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let error = stderr.fileHandleForReading.readDataToEndOfFile()
+        let errors = PipeCollector(stderr.fileHandleForReading)
+        let output = PipeReader.readToEnd(stdout.fileHandleForReading)
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         if process.isRunning {
@@ -38,6 +39,7 @@ struct SwiftySignBinaryTests {
             Issue.record("swifty-sign did not finish within 10 s")
         }
         process.waitUntilExit()
+        let error = await errors.waitForEnd()
         return (
             process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self)
         )

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 import URLSessionTransport
 
@@ -320,7 +321,7 @@ struct DaemonProcessTests {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = PipeReader.readToEnd(pipe.fileHandleForReading)
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceTesting
 import Testing
 
 /// `dist/swiftyd.service` passes `systemd-analyze verify` (where systemd is installed).
@@ -29,7 +30,7 @@ struct SystemdUnitTests {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: PipeReader.readToEnd(pipe.fileHandleForReading), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "systemd-analyze verify said:\n\(output)")
         let warnings = output.split(separator: "\n").filter { $0.contains("swiftyd.service") }

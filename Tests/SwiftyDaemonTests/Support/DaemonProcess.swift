@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ServiceTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +13,7 @@ final class DaemonProcess: Sendable {
     let port: Int
     let adminPort: Int
     private let process: Process
-    private let output: OutputCollector
+    private let output: PipeCollector
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
     var adminURL: String { "http://127.0.0.1:\(adminPort)" }
@@ -36,20 +36,12 @@ final class DaemonProcess: Sendable {
         merged["NOTIFY_SOCKET"] = nil
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
-        let output = OutputCollector()
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
-                output.append(data)
-            }
-        }
         try process.run()
+        let output = PipeCollector(pipe.fileHandleForReading)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(60)
         while clock.now < deadline {
@@ -63,7 +55,7 @@ final class DaemonProcess: Sendable {
         throw DaemonProcessError(message: "swiftyd did not print its banner; output:\n\(output.text)")
     }
 
-    private init(process: Process, output: OutputCollector, port: Int, adminPort: Int) {
+    private init(process: Process, output: PipeCollector, port: Int, adminPort: Int) {
         self.process = process
         self.output = output
         self.port = port
@@ -110,15 +102,4 @@ final class DaemonProcess: Sendable {
 struct DaemonProcessError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
-}
-
-/// Collects a child's output from the pipe's reader thread.
-final class OutputCollector: Sendable {
-    private let buffer = Mutex(Data())
-
-    func append(_ data: Data) {
-        buffer.withLock { $0.append(data) }
-    }
-
-    var text: String { buffer.withLock { String(decoding: $0, as: UTF8.self) } }
 }
