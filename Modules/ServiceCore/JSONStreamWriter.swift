@@ -137,7 +137,30 @@ final class JSONStreamWriter {
 
     func writeBool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
-    func writeInteger<I: BinaryInteger>(_ value: I) { bytes.append(contentsOf: String(value).utf8) }
+    /// Writes an integer's decimal digits straight into the buffer, without making a `String`.
+    func writeInteger<I: BinaryInteger>(_ value: I) {
+        if let small = Int64(exactly: value) {
+            writeInt64(small)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+    }
+
+    private func writeInt64(_ value: Int64) {
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // At most 20 digits; written backwards into a small tuple-free buffer, then copied once.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(24 - count)...])
+        }
+    }
 
     func writeDouble(_ value: Double) throws {
         guard value.isFinite else {

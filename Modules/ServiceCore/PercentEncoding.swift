@@ -2,14 +2,25 @@
 package enum PercentEncoding {
     /// Bytes kept as is in a path segment or query component: RFC 3986 unreserved
     /// (`A-Z a-z 0-9 - . _ ~`).
-    private static let unreserved = ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = ByteSet(low: 0x03FF_6000_0000_0000, high: 0x47FF_FFFE_87FF_FFFE)
     /// Bytes kept as is in a form component (WHATWG URL standard): `A-Z a-z 0-9 * - . _`.
-    private static let formSafe = ByteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._")
+    private static let formSafe = ByteSet(low: 0x03FF_6400_0000_0000, high: 0x07FF_FFFE_87FF_FFFE)
     /// Bytes allowed in an encoded path: unreserved, sub-delims, `:`, `@`, `/` (and `%` escapes).
-    private static let pathAllowed = ByteSet(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/"
-    )
+    private static let pathAllowed = ByteSet(low: 0x2FFF_FFD2_0000_0000, high: 0x47FF_FFFE_87FF_FFFF)
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// The member lists the mask constants were made from, for the tests.
+    package static let maskSources: [(name: String, members: String)] = [
+        ("unreserved", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"),
+        ("formSafe", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._"),
+        ("pathAllowed", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/"),
+    ]
+
+    /// Whether each mask constant holds exactly the members of its source list.
+    package static var masksMatchTheirSources: Bool {
+        let constants = ["unreserved": unreserved, "formSafe": formSafe, "pathAllowed": pathAllowed]
+        return maskSources.allSatisfy { constants[$0.name] == ByteSet($0.members) }
+    }
 
     /// Encodes a string for use as one path segment: everything but the unreserved set is
     /// encoded, so `/`, `?`, `#`, `%`, spaces and non-ASCII text can never change the path's shape.
@@ -96,9 +107,18 @@ package enum PercentEncoding {
 }
 
 /// A set of ASCII bytes as two 64-bit masks: membership is two shifts and an `and`.
-struct ByteSet {
+///
+/// The constants above are written as masks so they are initialised statically, with no lazy
+/// global access on the hot path; `init(_:)` builds one from its members (the tests check that
+/// each constant matches its member list).
+struct ByteSet: Equatable {
     private var low: UInt64 = 0
     private var high: UInt64 = 0
+
+    init(low: UInt64, high: UInt64) {
+        self.low = low
+        self.high = high
+    }
 
     init(_ members: String) {
         for byte in members.utf8 {

@@ -140,13 +140,11 @@ public struct ServiceClient<S: Service>: Sendable {
         guard let url = URL(string: urlText) else {
             throw failure(.invalidRequest, service, "\"\(urlText)\" is not a valid URL")
         }
-        var headers = configuration.defaultHeaders
-        if let contentType = encoded.contentType {
-            headers.replaceOrAdd(name: "Content-Type", value: contentType)
-        }
-        for field in service.headers {
-            headers.replaceOrAdd(name: field.name, value: field.value)
-        }
+        let headers = Self.mergeHeaders(
+            defaults: configuration.defaultHeaders,
+            contentType: encoded.contentType,
+            service: service.headers
+        )
         return HTTPRequest(
             method: service.method,
             url: url,
@@ -154,6 +152,22 @@ public struct ServiceClient<S: Service>: Sendable {
             body: encoded.body,
             timeout: service.policy.timeout
         )
+    }
+
+    /// The client's default fields, then the body's `Content-Type`, then the case's own; each
+    /// replaces fields of the same name where the first of them stood. One allocation.
+    static func mergeHeaders(defaults: HTTPHeaders, contentType: String?, service: HTTPHeaders) -> HTTPHeaders {
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(defaults.count + service.count + 1)
+        fields.append(contentsOf: defaults.fields)
+        var merged = HTTPHeaders(fields)
+        if let contentType {
+            merged.replaceOrAdd(name: "Content-Type", value: contentType)
+        }
+        for field in service {
+            merged.replaceOrAdd(name: field.name, value: field.value)
+        }
+        return merged
     }
 
     /// Sends a case and returns the raw response after status validation.

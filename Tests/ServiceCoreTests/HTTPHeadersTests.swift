@@ -1,5 +1,6 @@
-import ServiceCore
 import Testing
+
+@testable import ServiceCore
 
 struct HTTPHeadersTests {
     @Test func lookupIsCaseInsensitiveAndOrderIsKept() {
@@ -24,5 +25,11 @@ struct HTTPHeadersTests {
         let redacted = headers.redacting(HTTPHeaders.sensitiveNames)
         #expect(redacted["authorization"] == "[REDACTED]")
         #expect(redacted["accept"] == "json")
+    }
+}
+
+struct PercentEncodingMaskTests {
+    @Test func maskConstantsMatchTheirMemberLists() {
+        #expect(PercentEncoding.masksMatchTheirSources)
     }
 }

@@ -91,6 +91,23 @@ struct StreamingJSONEncoderTests {
         #expect(String(decoding: try StreamingJSONEncoder().encode([Int]()), as: UTF8.self) == "[]")
     }
 
+    @Test func integersAtTheirLimits() throws {
+        struct Numbers: Encodable {
+            var a = Int64.min
+            var b = Int64.max
+            var c = 0
+            var d = -1
+            var e = UInt64.max
+            var f = Int8.min
+            var g = UInt32.max
+        }
+        let text = String(decoding: try StreamingJSONEncoder().encode(Numbers()), as: UTF8.self)
+        #expect(
+            text
+                == #"{"a":-9223372036854775808,"b":9223372036854775807,"c":0,"d":-1,"e":18446744073709551615,"f":-128,"g":4294967295}"#
+        )
+    }
+
     @Test func nonFiniteNumbersThrow() {
         #expect(throws: EncodingError.self) { try StreamingJSONEncoder().encode(["x": Double.nan]) }
         #expect(throws: EncodingError.self) { try StreamingJSONEncoder().encode([Float.infinity]) }
