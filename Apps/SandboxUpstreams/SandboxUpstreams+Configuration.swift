@@ -23,6 +23,9 @@ extension SandboxUpstreams {
         public var threadCount: Int
         /// Where the upstreams log (refused signatures at `notice`, every answer at `debug`).
         public var logger: Logger
+        /// Whether every request's signature is checked: always, except for `sandbox-upstreams
+        /// --no-verify` (benchmarks against a proxy that cannot sign). Not public on purpose.
+        var verifiesSignatures = true
 
         /// Creates a configuration.
         public init(

@@ -116,7 +116,9 @@ public final class SandboxUpstreams: Sendable {
             }
         var logger = configuration.logger
         logger[metadataKey: "upstream"] = .string(service.rawValue)
-        let handler = UpstreamHandler(service: service, gate: gate, faults: injector, router: router, logger: logger)
+        let handler = UpstreamHandler(
+            service: service, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, router: router,
+            logger: logger)
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host,
             port: configuration.port(for: service),

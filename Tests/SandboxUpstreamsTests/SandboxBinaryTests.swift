@@ -109,6 +109,49 @@ struct SandboxBinaryTests {
         #expect(status == 0, "\(running.errorText)")
     }
 
+    /// The base URLs the process printed, by name, once all three are there (within ten seconds).
+    private func printedURLs(_ running: Running) async throws -> [String: String] {
+        var urls: [String: String] = [:]
+        let deadline = ContinuousClock.now + .seconds(10)
+        while urls.count < 3 && running.process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            for line in running.outputText.split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                if parts.count == 2 { urls[String(parts[0])] = String(parts[1]) }
+            }
+        }
+        return urls
+    }
+
+    /// Verification is on unless `--no-verify` is given; with it, a warning is printed and an
+    /// unsigned request is answered.
+    @Test(arguments: [false, true])
+    func noVerifyFlagTurnsVerificationOff(_ noVerify: Bool) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keys = directory.appendingPathComponent("keys").path
+        let arguments = ["--keys", keys, "--generate-keys"] + (noVerify ? ["--no-verify"] : [])
+        let running = try launch(arguments, in: directory)
+        let urls = try await printedURLs(running)
+        guard let userURL = urls["user"], let url = URL(string: userURL + "/v1/users/alice") else {
+            _ = await running.waitForExit(limit: .zero)
+            Issue.record("no URLs printed: \(running.outputText) \(running.errorText)")
+            return
+        }
+        let fixture = try await SandboxFixture.start(.curl)
+        do {
+            let response = try await fixture.transport.send(HTTPRequest(method: .get, url: url, timeout: .seconds(10)))
+            #expect(response.status == (noVerify ? 200 : 401))
+        } catch {
+            Issue.record(error)
+        }
+        await fixture.shutdown()
+        #expect(running.errorText.contains("warning: --no-verify") == noVerify)
+
+        kill(running.process.processIdentifier, SIGTERM)
+        #expect(await running.waitForExit(limit: .seconds(15)) == 0, "\(running.errorText)")
+    }
+
     @Test func usageErrorsExit64AndHelpExits0() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

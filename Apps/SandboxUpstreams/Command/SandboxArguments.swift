@@ -14,6 +14,8 @@ struct SandboxArguments: Equatable {
     var faults = FaultSettings.none
     /// The fault generators' seed (`--fault-seed`).
     var faultSeed: UInt64?
+    /// Whether the upstreams check signatures: `true` unless `--no-verify` (benchmarks only) is given.
+    var verifiesSignatures = true
     /// Whether `--help` was given.
     var showsHelp = false
 
@@ -39,6 +41,9 @@ struct SandboxArguments: Equatable {
           --reset-rate R        Drop this fraction of connections (0-1; answered as 503 with
                                 Connection: close, as the HTTP server cannot drop silently).
           --fault-seed N        Seed of the fault generators, to repeat a run's faults.
+          --no-verify           FOR BENCHMARKS ONLY: accept every request without checking its
+                                signature (for a proxy that cannot sign, such as nginx). Prints a
+                                warning. Off by default; never use it for anything else.
           -h, --help            Show this help.
 
         EXIT STATUS: 0 after a drain, 64 for a usage error, 1 when keys or ports fail.
@@ -88,6 +93,9 @@ struct SandboxArguments: Equatable {
                 result.faults.latency = .milliseconds(milliseconds)
             case "--error-rate": result.faults.errorRate = try rate(name, value())
             case "--reset-rate": result.faults.resetRate = try rate(name, value())
+            case "--no-verify":
+                try flagWithoutValue()
+                result.verifiesSignatures = false
             case "--fault-seed":
                 let text = try value()
                 guard let seed = UInt64(text) else {

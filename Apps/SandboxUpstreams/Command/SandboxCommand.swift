@@ -55,6 +55,10 @@ public enum SandboxCommand {
             host: parsed.host, userPort: parsed.userPort, feedPort: parsed.feedPort, paymentPort: parsed.paymentPort)
         for service in SandboxService.allCases { configuration.faults[service] = parsed.faults }
         if let seed = parsed.faultSeed { configuration.faultSeed = seed }
+        if !parsed.verifiesSignatures {
+            configuration.verifiesSignatures = false
+            writeError(noVerifyWarning)
+        }
 
         let signals = TerminationSignals()
         let sandbox: SandboxUpstreams
@@ -71,6 +75,13 @@ public enum SandboxCommand {
         await sandbox.shutdown(gracePeriod: .seconds(5))
         return 0
     }
+
+    /// What `--no-verify` prints on standard error before the upstreams start.
+    static let noVerifyWarning = """
+        warning: --no-verify: signatures are NOT checked; every request is accepted as if it were signed. \
+        This is for benchmarks against a proxy that cannot sign (nginx) only; never use it otherwise.
+
+        """
 
     private static func writeOutput(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
