@@ -35,6 +35,10 @@ package enum LogLineFormatter {
 
     /// A JSON string literal with the characters RFC 8259 requires escaped.
     package static func quoted(_ string: String) -> String {
+        // Most keys and values need no escaping: one scan, one concatenation.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            return "\"" + string + "\""
+        }
         var out = "\""
         out.reserveCapacity(string.utf8.count + 2)
         for scalar in string.unicodeScalars {

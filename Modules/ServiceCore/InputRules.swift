@@ -21,8 +21,10 @@
 public struct InputRules: Sendable {
     /// The module named in errors.
     public let module: String
-    /// The case named in errors.
-    public let operation: String
+    /// The case named in errors (worked out only when an error is made: naming a case takes
+    /// reflection, and valid input needs no name).
+    public var operation: String { name() }
+    private let name: @Sendable () -> String
 
     /// The longest identifier, in UTF-8 bytes.
     public static let maximumIdentifierBytes = 128
@@ -37,12 +39,13 @@ public struct InputRules: Sendable {
     ///   - operation: The case named in errors, for example `profile`.
     public init(module: String, operation: String) {
         self.module = module
-        self.operation = operation
+        self.name = { operation }
     }
 
     /// Creates the checks for a service case: its ``Service/moduleName`` and ``Service/operationName``.
     public init<S: Service>(for service: S) {
-        self.init(module: S.moduleName, operation: service.operationName)
+        self.module = S.moduleName
+        self.name = { service.operationName }
     }
 
     /// An `invalidRequest` error with `message`, for a module's own rules.

@@ -176,15 +176,17 @@ public struct ServiceClient<S: Service>: Sendable {
     public func send(_ service: S) async throws -> HTTPResponse {
         let request = try makeRequest(service)
         let policy = service.policy
+        // Naming a case takes reflection: once per call.
+        let operation = service.operationName
         let attempts = AttemptCounter()
         let requestID = configuration.requestIDGenerator()
         var logger = configuration.logger
         logger[metadataKey: "module"] = .string(S.moduleName)
-        logger[metadataKey: "operation"] = .string(service.operationName)
+        logger[metadataKey: "operation"] = .string(operation)
         logger[metadataKey: "request_id"] = .string(requestID)
         let context = MiddlewareContext(
             module: S.moduleName,
-            operation: service.operationName,
+            operation: operation,
             requestID: requestID,
             policy: policy,
             logger: logger
@@ -204,7 +206,7 @@ public struct ServiceClient<S: Service>: Sendable {
             throw ServiceError(
                 code: .unacceptableStatus,
                 module: S.moduleName,
-                operation: service.operationName,
+                operation: operation,
                 message: "HTTP \(response.status) is outside the accepted \(Self.describe(policy.acceptableStatus))",
                 request: request,
                 response: .init(response, limit: configuration.errorBodyLimit),

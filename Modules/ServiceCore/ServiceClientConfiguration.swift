@@ -1,5 +1,6 @@
 public import AppLogging
 public import Foundation
+import Synchronization
 
 /// The settings of a ``ServiceClient`` beyond its base URL, transport and middlewares.
 public struct ServiceClientConfiguration: Sendable {
@@ -37,11 +38,23 @@ public struct ServiceClientConfiguration: Sendable {
 
 /// Request identifiers.
 public enum RequestID {
-    /// 16 random lowercase hexadecimal digits.
-    @Sendable public static func random() -> String {
+    /// A random starting point per process, so ids of different processes do not collide.
+    private static let base: UInt64 = {
         var generator = SystemRandomNumberGenerator()
-        let value = generator.next() as UInt64
-        let hex = String(value, radix: 16)
+        return generator.next()
+    }()
+    private static let counter = Atomic<UInt64>(0)
+
+    /// 16 lowercase hexadecimal digits, unique within the process and unpredictable across
+    /// processes: a counter from a random start, mixed by SplitMix64's finaliser (a bijection,
+    /// so two calls never give the same id). No system call per id.
+    @Sendable public static func random() -> String {
+        let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        var mixed = base &+ count &* 0x9E37_79B9_7F4A_7C15
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        mixed ^= mixed >> 31
+        let hex = String(mixed, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
