@@ -71,12 +71,6 @@ struct AppProblem: Error, Encodable, Sendable {
 
     /// The `detail` of the upstream's problem envelope, if it decoded as one.
     private static func upstreamDetail(_ error: ServiceError) -> String? {
-        guard let envelope = error.envelope else { return nil }
-        let mirror = Mirror(reflecting: envelope)
-        for child in mirror.children where child.label == "detail" {
-            if let text = child.value as? String { return text }
-            if let text = child.value as? String?, let text { return text }
-        }
-        return nil
+        error.envelope(as: ProblemEnvelope.self)?.detail
     }
 }

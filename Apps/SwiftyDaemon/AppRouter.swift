@@ -27,47 +27,35 @@ struct AppRouter {
         return router
     }
 
-    /// The server's handler: the router, plus request ids, metrics and access logs for paths
-    /// no route matched.
+    /// The server's handler: the router, wrapped so that every request (matched or not) gets
+    /// a request id, a trace of its upstream calls, metrics under its route pattern and one
+    /// access-log line.
     func makeHandler() -> @Sendable (ServerRequest) async -> ServerResponse {
         let router = makeRouter()
         let metrics = self.metrics
         let accessLog = self.accessLog
         return { request in
-            // Matched routes set the trace themselves; this covers 404/405 and the unmatched.
-            if RequestTrace.current != nil { return await router.handle(request) }
             let trace = RequestTrace(requestID: Self.requestID(for: request))
             return await RequestTrace.$current.withValue(trace) {
                 let start = ContinuousClock.now
+                metrics.inFlight.add(1, ordering: .relaxed)
                 var response = await router.handle(request)
-                if response.headers["x-request-id"] == nil {
-                    response.headers.add(name: "X-Request-ID", value: trace.requestID)
-                    Self.finish(
-                        request, response, route: "unmatched", trace: trace, start: start,
-                        metrics: metrics, accessLog: accessLog
-                    )
-                }
+                metrics.inFlight.subtract(1, ordering: .relaxed)
+                response.headers.add(name: "X-Request-ID", value: trace.requestID)
+                Self.finish(
+                    request, response, route: trace.route ?? "unmatched", trace: trace, start: start,
+                    metrics: metrics, accessLog: accessLog
+                )
                 return response
             }
         }
     }
 
+    /// Adds a route that names its pattern in the request's trace, for metrics and logs.
     private func add(_ router: inout Router, _ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
-        let metrics = self.metrics
-        let accessLog = self.accessLog
         router.add(method, pattern) { request, parameters in
-            let trace = RequestTrace.current ?? RequestTrace(requestID: Self.requestID(for: request))
-            return await RequestTrace.$current.withValue(trace) {
-                let start = ContinuousClock.now
-                metrics.inFlight.add(1, ordering: .relaxed)
-                var response = await handler(request, parameters)
-                metrics.inFlight.subtract(1, ordering: .relaxed)
-                response.headers.add(name: "X-Request-ID", value: trace.requestID)
-                Self.finish(
-                    request, response, route: pattern, trace: trace, start: start, metrics: metrics,
-                    accessLog: accessLog)
-                return response
-            }
+            RequestTrace.current?.matched(pattern)
+            return await handler(request, parameters)
         }
     }
 

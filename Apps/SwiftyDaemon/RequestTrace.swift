@@ -13,6 +13,7 @@ final class RequestTrace: Sendable {
     /// The app request's id, also sent upstream as `X-Request-ID`.
     let requestID: String
     private let calls = Mutex<[Call]>([])
+    private let pattern = Mutex<String?>(nil)
 
     init(requestID: String) {
         self.requestID = requestID
@@ -23,6 +24,14 @@ final class RequestTrace: Sendable {
     }
 
     var recorded: [Call] { calls.withLock { $0 } }
+
+    /// Records the route pattern that matched the request.
+    func matched(_ route: String) {
+        pattern.withLock { $0 = route }
+    }
+
+    /// The matched route pattern, or `nil` when no route matched.
+    var route: String? { pattern.withLock { $0 } }
 
     /// The trace of the app request the current task serves.
     @TaskLocal static var current: RequestTrace?

@@ -23,39 +23,11 @@ package enum Base64 {
         urlSafe useURLAlphabet: Bool = false,
         padding: Bool = true
     ) {
-        let full = bytes.count / 3
-        let remaining = bytes.count - full * 3
-        let length = full * 4 + (remaining == 0 ? 0 : (padding ? 4 : remaining + 1))
+        let length = encodedLength(bytes.count, padding: padding)
         guard length > 0 else { return }
-        let table = (useURLAlphabet ? urlSafe : standard).utf8Start
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { encoded in
-            var input = 0
-            var position = 0
-            for _ in 0..<full {
-                let value = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8 | UInt32(bytes[input + 2])
-                encoded[position] = table[Int(value >> 18 & 63)]
-                encoded[position + 1] = table[Int(value >> 12 & 63)]
-                encoded[position + 2] = table[Int(value >> 6 & 63)]
-                encoded[position + 3] = table[Int(value & 63)]
-                input += 3
-                position += 4
-            }
-            if remaining > 0 {
-                var value = UInt32(bytes[input]) << 16
-                if remaining == 2 { value |= UInt32(bytes[input + 1]) << 8 }
-                encoded[position] = table[Int(value >> 18 & 63)]
-                encoded[position + 1] = table[Int(value >> 12 & 63)]
-                position += 2
-                if remaining == 2 {
-                    encoded[position] = table[Int(value >> 6 & 63)]
-                    position += 1
-                }
-                while padding && position < length {
-                    encoded[position] = UInt8(ascii: "=")
-                    position += 1
-                }
-            }
-            output.append(contentsOf: UnsafeBufferPointer(encoded))
+            let written = encode(bytes, writingTo: encoded.baseAddress!, urlSafe: useURLAlphabet, padding: padding)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[..<written]))
         }
     }
 

@@ -5,11 +5,22 @@ public enum ManifestEditor {
     /// The line that opens the array.
     static let opening = "let featureModules: [String] = ["
 
+    private static let list = SortedLineList(
+        file: "Package.swift",
+        arrayName: "featureModules",
+        opening: opening,
+        prefix: "\"",
+        suffix: "\",",
+        entryShape: "\"Name\",",
+        namesArrayInLineErrors: true,
+        defaultIndentation: "    "
+    )
+
     /// The modules listed in `featureModules`, in file order.
     /// - Throws: ``ScaffoldingError`` with code `repository` when the array is not found in the
     ///   expected shape (`let featureModules: [String] = [`, then one `"Name",` per line, then `]`).
     public static func featureModules(in manifest: String) throws(ScaffoldingError) -> [String] {
-        try locate(in: manifest).names
+        try list.locate(in: manifest).names
     }
 
     /// The manifest with `moduleName` inserted into `featureModules`, keeping it sorted; every
@@ -19,14 +30,11 @@ public enum ManifestEditor {
     public static func addingFeatureModule(_ moduleName: String, to manifest: String) throws(ScaffoldingError)
         -> String
     {
-        let array = try locate(in: manifest)
-        guard !array.names.contains(moduleName) else {
-            throw ScaffoldingError(.nameClash, "\(moduleName) is already in featureModules in Package.swift")
-        }
-        var lines = manifest.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let position = array.names.firstIndex { $0 > moduleName } ?? array.names.count
-        lines.insert("\(array.indentation)\"\(moduleName)\",", at: array.firstLine + position)
-        return lines.joined(separator: "\n")
+        try list.inserting(
+            moduleName,
+            into: manifest,
+            clash: "\(moduleName) is already in featureModules in Package.swift"
+        ).joined(separator: "\n")
     }
 
     /// Every target name declared with `name: "..."` in the manifest (feature modules are
@@ -41,46 +49,6 @@ public enum ManifestEditor {
             rest = after[end...]
         }
         return names
-    }
-
-    private struct ArrayLines {
-        /// The index of the first element line (the line after the opening).
-        var firstLine: Int
-        var names: [String]
-        var indentation: String
-    }
-
-    private static func locate(in manifest: String) throws(ScaffoldingError) -> ArrayLines {
-        let lines = manifest.split(separator: "\n", omittingEmptySubsequences: false)
-        let openings = lines.indices.filter { lines[$0].trimmingSpaces == opening }
-        guard openings.count == 1, let open = openings.first else {
-            throw ScaffoldingError(
-                .repository,
-                "Package.swift must have exactly one line \"\(opening)\" (found \(openings.count))"
-            )
-        }
-        var names: [String] = []
-        var indentation = "    "
-        var index = open + 1
-        while index < lines.count {
-            let line = lines[index]
-            let text = line.trimmingSpaces
-            if text == "]" {
-                return ArrayLines(firstLine: open + 1, names: names, indentation: indentation)
-            }
-            let name = text.dropFirst().dropLast(2)
-            guard text.hasPrefix("\""), text.hasSuffix("\","), !name.isEmpty, name.allSatisfy(\.isIdentifierCharacter)
-            else {
-                throw ScaffoldingError(
-                    .repository,
-                    "Package.swift line \(index + 1) in featureModules is not one \"Name\", entry: \(text)"
-                )
-            }
-            if names.isEmpty { indentation = String(line.prefix { $0 == " " }) }
-            names.append(String(name))
-            index += 1
-        }
-        throw ScaffoldingError(.repository, "the featureModules array in Package.swift has no closing ]")
     }
 }
 
