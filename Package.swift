@@ -75,7 +75,11 @@ package.targets += [
         pkgConfig: "libmicrohttpd",
         providers: [.apt(["libmicrohttpd-dev"])]
     ),
-    .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "AppLogging"], path: "Modules/HTTPServer"),
+    .target(
+        name: "HTTPServer",
+        dependencies: ["CMicroHTTPD", "AppLogging", "ServiceCore"],
+        path: "Modules/HTTPServer"
+    ),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
 ]
 

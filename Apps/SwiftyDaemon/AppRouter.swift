@@ -85,10 +85,17 @@ struct AppRouter {
                 "method": .string(request.method),
                 "route": .string(route),
                 "status": .string(String(response.status)),
-                "duration_ms": .string(String(format: "%.2f", seconds * 1000)),
+                "duration_ms": .string(Self.milliseconds(seconds)),
                 "upstream": .array(calls),
             ]
         )
+    }
+
+    /// `seconds` as milliseconds with two decimals (`12.34`).
+    static func milliseconds(_ seconds: Double) -> String {
+        let hundredths = Int((max(0, seconds) * 100_000).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + String(fraction)
     }
 
     /// The client's `X-Request-ID` when it is a sane token (1-64 of `A-Z a-z 0-9 - _ .`),

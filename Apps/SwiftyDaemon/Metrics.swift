@@ -100,6 +100,12 @@ public final class HistogramFamily: Sendable {
         var buckets: [UInt64]
         var sum: Double = 0
         var count: UInt64 = 0
+
+        mutating func record(_ bucket: Int, _ seconds: Double) {
+            buckets[bucket] += 1
+            sum += seconds
+            count += 1
+        }
     }
 
     let name: String
@@ -118,12 +124,10 @@ public final class HistogramFamily: Sendable {
     /// Records one observation, in seconds.
     public func observe(_ labelValues: [String], _ seconds: Double) {
         let index = bounds.firstIndex { seconds <= $0 } ?? bounds.count
+        let slots = bounds.count + 1
         series.withLock { all in
-            var entry = all[labelValues] ?? Series(buckets: Array(repeating: 0, count: bounds.count + 1))
-            entry.buckets[index] += 1
-            entry.sum += seconds
-            entry.count += 1
-            all[labelValues] = entry
+            // In place: no copy of the bucket array per observation.
+            all[labelValues, default: Series(buckets: Array(repeating: 0, count: slots))].record(index, seconds)
         }
     }
 

@@ -38,9 +38,12 @@ public struct StreamLogHandler: LogHandler {
 
     /// Writes the record as one line.
     public func log(_ record: LogRecord) {
-        var line = format == .json ? LogLineFormatter.json(record) : LogLineFormatter.text(record)
-        line.append("\n")
-        line.withUTF8 { buffer in
+        let line: [UInt8]
+        switch format {
+        case .json: line = LogLineFormatter.jsonBytes(record, newline: true)
+        case .text: line = Array((LogLineFormatter.text(record) + "\n").utf8)
+        }
+        line.withUnsafeBufferPointer { buffer in
             var offset = 0
             // Bounded: each iteration writes at least one byte or gives up.
             while offset < buffer.count {

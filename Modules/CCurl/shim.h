@@ -77,4 +77,19 @@ static inline CURLMcode swifty_curl_multi_setopt_long(CURLM *handle, CURLMoption
     return curl_multi_setopt(handle, option, value);
 }
 
+/// `curl_multi_setopt` for options taking a pointer (`CURLMOPT_SOCKETDATA`, `CURLMOPT_TIMERDATA`).
+static inline CURLMcode swifty_curl_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value) {
+    return curl_multi_setopt(handle, option, value);
+}
+
+/// `curl_multi_setopt` for `CURLMOPT_SOCKETFUNCTION`.
+static inline CURLMcode swifty_curl_multi_setopt_socket_callback(CURLM *handle, curl_socket_callback value) {
+    return curl_multi_setopt(handle, CURLMOPT_SOCKETFUNCTION, value);
+}
+
+/// `curl_multi_setopt` for `CURLMOPT_TIMERFUNCTION`.
+static inline CURLMcode swifty_curl_multi_setopt_timer_callback(CURLM *handle, curl_multi_timer_callback value) {
+    return curl_multi_setopt(handle, CURLMOPT_TIMERFUNCTION, value);
+}
+
 #endif

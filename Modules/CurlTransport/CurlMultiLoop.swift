@@ -25,31 +25,22 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private let inbox = Mutex(Inbox())
-    private let multi: UnsafeMutableRawPointer?
-    private let configuration: CurlTransport.Configuration
+    private let engine: CurlMultiEngine
+    private var multi: UnsafeMutableRawPointer? { engine.multi }
     /// `swifty.curl.<n>`: the thread's name (at most 15 bytes, Linux's limit), unique among the
     /// last thousand transports, so tests and `top -H` can tell the threads apart.
     let threadName: String
 
     private static let instances = Atomic<Int>(0)
 
-    // Curl thread only.
-    private var running: [ObjectIdentifier: CurlTransfer] = [:]
-    private var idleHandles: [CurlEasyHandle] = []
-
     /// Creates the multi handle and starts the thread that drives it.
     init(configuration: CurlTransport.Configuration) {
-        self.configuration = configuration
         threadName = "swifty.curl.\(CurlMultiLoop.instances.add(1, ordering: .relaxed).newValue % 1000)"
-        multi = CurlGlobal.isInitialized ? curl_multi_init() : nil
-        guard let multi else {
+        engine = CurlMultiEngine(configuration: configuration)
+        guard engine.multi != nil else {
             inbox.withLock { $0.exited = true }
             return
         }
-        swifty_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, configuration.maxCachedConnections))
-        swifty_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
-        swifty_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
-        swifty_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         let thread = Thread { [self] in run() }
         thread.name = threadName
         thread.start()
@@ -125,20 +116,20 @@ extension CurlMultiLoop {
             }
             for command in pending {
                 switch command {
-                case .add(let transfer): start(transfer)
-                case .cancel(let transfer): stop(transfer)
+                case .add(let transfer): engine.start(transfer)
+                case .cancel(let transfer): engine.cancel(transfer)
                 }
             }
             pending.removeAll(keepingCapacity: true)
-            if let deadline, running.isEmpty || ContinuousClock.now >= deadline { break }
+            if let deadline, engine.isIdle || ContinuousClock.now >= deadline { break }
 
             var active: Int32 = 0
             curl_multi_perform(multi, &active)
-            collectFinished(multi)
+            engine.collectFinished()
 
             var waitMilliseconds: Int32 = 1000
             if let deadline {
-                if running.isEmpty { continue }
+                if engine.isIdle { continue }
                 waitMilliseconds = Int32(min(1000, (deadline - .now).curlMilliseconds))
             }
             var readyDescriptors: Int32 = 0
@@ -149,9 +140,7 @@ extension CurlMultiLoop {
 
     /// Fails what is left, cleans every handle up, and wakes whoever waits in `shutdown`.
     private func tearDown(_ multi: UnsafeMutableRawPointer) {
-        for transfer in Array(running.values) {
-            complete(transfer, with: .failure(shutDownError(transfer, inFlight: true)))
-        }
+        engine.failRunning()
         let (leftovers, waiters) = inbox.withLock { box in
             box.exited = true
             defer {
@@ -161,90 +150,10 @@ extension CurlMultiLoop {
             return (box.commands, box.exitWaiters)
         }
         for case .add(let transfer) in leftovers {
-            complete(transfer, with: .failure(shutDownError(transfer, inFlight: false)))
+            engine.failShutDown(transfer, inFlight: false)
         }
-        idleHandles.removeAll()
-        curl_multi_cleanup(multi)
+        engine.tearDown()
         for waiter in waiters { waiter.resume() }
-    }
-
-    private func shutDownError(_ transfer: CurlTransfer, inFlight: Bool) -> TransportError {
-        TransportError(
-            .shutDown,
-            inFlight
-                ? "the transport was shut down while \(transfer.summary) was in flight"
-                : "the transport was shut down before \(transfer.summary) was sent"
-        )
-    }
-
-    private func start(_ transfer: CurlTransfer) {
-        guard transfer.state == .queued else { return }
-        if transfer.cancelRequested.load(ordering: .acquiring) {
-            complete(transfer, with: .failure(TransportError(.cancelled, "\(transfer.summary) was cancelled")))
-            return
-        }
-        guard let multi, let easy = idleHandles.popLast() ?? CurlEasyHandle() else {
-            complete(transfer, with: .failure(TransportError(.other, "libcurl could not create a handle")))
-            return
-        }
-        easy.prepare(for: transfer, configuration: configuration)
-        let code = curl_multi_add_handle(multi, easy.raw)
-        guard code == CURLM_OK else {
-            recycle(easy)
-            let reason = String(cString: curl_multi_strerror(code))
-            complete(transfer, with: .failure(TransportError(.other, "\(transfer.summary) not started: \(reason)")))
-            return
-        }
-        transfer.easy = easy
-        transfer.state = .running
-        running[ObjectIdentifier(transfer)] = transfer
-    }
-
-    private func stop(_ transfer: CurlTransfer) {
-        guard transfer.state == .running else { return }
-        complete(transfer, with: .failure(TransportError(.cancelled, "\(transfer.summary) was cancelled")))
-    }
-
-    private func collectFinished(_ multi: UnsafeMutableRawPointer) {
-        var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi, &remaining) {
-            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
-            var context: UnsafeMutableRawPointer?
-            swifty_curl_easy_getinfo_pointer(handle, CURLINFO_PRIVATE, &context)
-            guard let context else { continue }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            guard let easy = transfer.easy else { continue }
-            let code = message.pointee.data.result
-            if code == CURLE_OK {
-                var status = 0
-                swifty_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-                if status != 0 { transfer.status = status }
-                complete(transfer, with: .success(transfer.takeResponse()))
-            } else {
-                complete(transfer, with: .failure(transfer.error(for: code, detail: easy.errorMessage)))
-            }
-        }
-    }
-
-    /// Detaches the transfer from libcurl, returns its handle to the pool, and resumes its caller.
-    /// The state check makes the resume happen exactly once.
-    private func complete(_ transfer: CurlTransfer, with result: Result<HTTPResponse, TransportError>) {
-        guard transfer.state != .finished else { return }
-        if let easy = transfer.easy, let multi {
-            curl_multi_remove_handle(multi, easy.raw)
-            transfer.easy = nil
-            recycle(easy)
-        }
-        running[ObjectIdentifier(transfer)] = nil
-        transfer.state = .finished
-        let continuation = transfer.continuation
-        transfer.continuation = nil
-        continuation?.resume(with: result)
-    }
-
-    private func recycle(_ easy: CurlEasyHandle) {
-        easy.reset()
-        if idleHandles.count < configuration.maxIdleHandles { idleHandles.append(easy) }
     }
 
     /// Names the calling thread for `top -H`, debuggers and tests. Foundation's `Thread.name` reaches

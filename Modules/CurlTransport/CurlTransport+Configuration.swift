@@ -51,6 +51,15 @@ extension CurlTransport {
         public var caBundlePath: String?
         /// A `User-Agent` sent when the request has none, or `nil` to send none. Default `nil`.
         public var userAgent: String?
+        /// Whether a request sent from an ``ServiceCore/IOEventLoop``'s thread (an HTTP server's
+        /// network thread, see ``ServiceCore/IOEventLoops/current``) runs on that loop instead of
+        /// the transport's own thread. Default `true`.
+        ///
+        /// On the loop, the upstream call costs no hand-over between threads: libcurl's sockets
+        /// are watched by the loop that serves the request, and the caller resumes on it. Each
+        /// such loop gets its own connection pool (sized by this configuration). Requests from
+        /// any other thread use the transport's own thread either way.
+        public var usesCallerEventLoop: Bool
 
         /// Creates a configuration; every parameter has the default documented on its property.
         public init(
@@ -65,7 +74,8 @@ extension CurlTransport {
             waitForMultiplexing: Bool = true,
             maxIdleHandles: Int = 256,
             caBundlePath: String? = nil,
-            userAgent: String? = nil
+            userAgent: String? = nil,
+            usesCallerEventLoop: Bool = true
         ) {
             self.defaultTimeout = defaultTimeout
             self.connectTimeout = connectTimeout
@@ -79,6 +89,7 @@ extension CurlTransport {
             self.maxIdleHandles = maxIdleHandles
             self.caBundlePath = caBundlePath
             self.userAgent = userAgent
+            self.usesCallerEventLoop = usesCallerEventLoop
         }
 
         /// A configuration sized for `concurrency` requests in flight at once: it keeps twice as many

@@ -1,4 +1,5 @@
 public import ServiceCore
+import Synchronization
 
 /// A ``ServiceCore/Transport`` on libcurl's multi interface: the fast path for a backend.
 ///
@@ -20,16 +21,19 @@ public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration
     private let loop: CurlMultiLoop
+    private let loopDrivers: CurlLoopDrivers
 
     /// Creates a transport and starts its thread.
     /// - Parameter configuration: Timeouts, connection pool sizes, limits; see ``Configuration``.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         loop = CurlMultiLoop(configuration: configuration)
+        loopDrivers = CurlLoopDrivers(configuration: configuration)
     }
 
     deinit {
         loop.shutdownWithoutWaiting()
+        loopDrivers.shutdownWithoutWaiting()
     }
 
     /// The name of the transport's thread, `swifty.curl.<n>` (for tests and diagnostics).
@@ -50,7 +54,29 @@ public final class CurlTransport: Transport {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let transfer = try CurlTransfer(request: request, configuration: configuration)
         if Task.isCancelled { throw TransportError(.cancelled, "\(transfer.summary) was cancelled before it was sent") }
-        return try await withTaskCancellationHandler {
+        if configuration.usesCallerEventLoop, let eventLoop = IOEventLoops.current {
+            guard let driver = loopDrivers.driver(for: eventLoop) else {
+                if loopDrivers.isShutDown {
+                    throw TransportError(.shutDown, "the transport was shut down before \(transfer.summary)")
+                }
+                return try await sendOnOwnThread(transfer)
+            }
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    // Still on the loop's thread: nothing suspended since `IOEventLoops.current`.
+                    transfer.continuation = continuation
+                    driver.submit(transfer)
+                }
+            } onCancel: {
+                transfer.cancelRequested.store(true, ordering: .releasing)
+                driver.loop.execute { driver.cancel(transfer) }
+            }
+        }
+        return try await sendOnOwnThread(transfer)
+    }
+
+    private func sendOnOwnThread(_ transfer: CurlTransfer) async throws -> HTTPResponse {
+        try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation
                 if let refusal = loop.submit(transfer) {
@@ -68,6 +94,11 @@ public final class CurlTransport: Transport {
     /// and every libcurl handle is cleaned up. Calling it again returns at once.
     /// - Parameter gracePeriod: How long requests in flight may still take. Default zero.
     public func shutdown(gracePeriod: Duration = .zero) async {
-        await loop.shutdown(gracePeriod: gracePeriod)
+        async let ownThread: Void = loop.shutdown(gracePeriod: gracePeriod)
+        await loopDrivers.shutdown(gracePeriod: gracePeriod)
+        await ownThread
     }
+
+    /// How many event loops this transport currently runs transfers on (for tests).
+    package var eventLoopCount: Int { loopDrivers.count }
 }

@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Foundation
 import Glibc
+import ServiceCore
 import Synchronization
 
 /// One network thread: it drives one libmicrohttpd daemon in external-polling (epoll) mode and is
@@ -11,14 +12,29 @@ import Synchronization
 /// actor, `Task.yield`, the continuation of an upstream call resumed elsewhere) come back to the
 /// thread that owns the connection: answering after an async hop costs no thread switch, only
 /// this loop's queue. Work from other threads wakes the loop through an `eventfd`.
-final class EventLoop: TaskExecutor, @unchecked Sendable {
+///
+/// It is also an ``ServiceCore/IOEventLoop``: a transport called by a handler can watch its own
+/// sockets and timers here (see ``ServiceCore/IOEventLoops/current``), so the upstream call and
+/// its answer stay on this thread.
+final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     // `@unchecked Sendable`: `daemon` is written once before the thread starts and read afterwards
-    // (the thread start orders the write); everything else shared between threads is a `Mutex`, an
-    // `Atomic` or a descriptor whose system calls are thread-safe.
+    // (the thread start orders the write); `watchers`, `timers` and `stopHandlers` are touched on
+    // the loop's thread only (the `IOEventLoop` contract); everything else shared between threads
+    // is a `Mutex`, an `Atomic` or a descriptor whose system calls are thread-safe.
+
+    private struct Timer {
+        var id: UInt64
+        var deadline: ContinuousClock.Instant
+        var handler: () -> Void
+    }
 
     private struct Queue {
         var jobs: [UnownedJob] = []
+        /// Work handed over through ``execute(_:)``.
+        var work: [@Sendable () -> Void] = []
         var closed = false
+
+        var isEmpty: Bool { jobs.isEmpty && work.isEmpty }
     }
 
     let core: ServerCore
@@ -31,6 +47,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
     private var started = false
     private var sweepInterval: Duration?
+    // Loop thread only.
+    private var watchers: [Int32: (IOReadiness) -> Void] = [:]
+    private var timers: [Timer] = []
+    private var nextTimerID: UInt64 = 0
+    private var stopHandlers: [() -> Void] = []
 
     /// Creates the loop's epoll and wake descriptors; `nil` when the system refuses them.
     init?(core: ServerCore) {
@@ -48,6 +69,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     /// Whether the caller runs on this loop's thread.
     var isCurrentThread: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// Whether the caller runs on this loop's thread.
+    var isCurrent: Bool { isCurrentThread }
 
     /// Starts the thread that drives `daemon`; false when its descriptors cannot be watched.
     /// - Parameter sweepInterval: How often this loop runs ``ServerCore/expireOverdue(now:)``; `nil` for never.
@@ -81,8 +105,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         let unownedJob = UnownedJob(job)
         let (accepted, wasEmpty) = queue.withLock { queue -> (Bool, Bool) in
             guard !queue.closed else { return (false, false) }
+            let wasEmpty = queue.isEmpty
             queue.jobs.append(unownedJob)
-            return (true, queue.jobs.count == 1)
+            return (true, wasEmpty)
         }
         guard accepted else {
             // The loop has stopped (the server shut down): late work of abandoned handlers runs
@@ -105,13 +130,99 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Runs the queued jobs (and those they queue), up to a bound; only on the loop's thread.
     func runQueuedJobs() {
         for _ in 0..<64 {
-            let jobs = queue.withLock { queue -> [UnownedJob] in
-                defer { queue.jobs.removeAll(keepingCapacity: true) }
-                return queue.jobs
+            let (jobs, work) = queue.withLock { queue -> ([UnownedJob], [@Sendable () -> Void]) in
+                defer {
+                    queue.jobs.removeAll(keepingCapacity: true)
+                    queue.work.removeAll(keepingCapacity: true)
+                }
+                return (queue.jobs, queue.work)
             }
-            if jobs.isEmpty { return }
+            if jobs.isEmpty && work.isEmpty { return }
+            for item in work { item() }
             for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
         }
+    }
+
+    // MARK: IOEventLoop
+
+    /// Runs `work` on the loop's thread soon; `false` when the loop has stopped.
+    @discardableResult
+    func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let (accepted, wasEmpty) = queue.withLock { queue -> (Bool, Bool) in
+            guard !queue.closed else { return (false, false) }
+            let wasEmpty = queue.isEmpty
+            queue.work.append(work)
+            return (true, wasEmpty)
+        }
+        if wasEmpty && !isCurrentThread { wake() }
+        return accepted
+    }
+
+    /// Watches a descriptor (loop thread only).
+    func watch(_ descriptor: Int32, for interest: IOInterest, handler: @escaping (IOReadiness) -> Void) -> Bool {
+        var event = epoll_event()
+        event.events =
+            (interest.contains(.readable) ? EPOLLIN.rawValue : 0)
+            | (interest.contains(.writable) ? EPOLLOUT.rawValue : 0)
+        event.data.fd = descriptor
+        let operation = watchers[descriptor] == nil ? EPOLL_CTL_ADD : EPOLL_CTL_MOD
+        guard epoll_ctl(epollFD, operation, descriptor, &event) == 0 else { return false }
+        watchers[descriptor] = handler
+        return true
+    }
+
+    /// Stops watching a descriptor (loop thread only).
+    func unwatch(_ descriptor: Int32) {
+        guard watchers.removeValue(forKey: descriptor) != nil else { return }
+        var event = epoll_event()
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, descriptor, &event)
+    }
+
+    /// Schedules a one-shot timer (loop thread only).
+    func schedule(at deadline: ContinuousClock.Instant, _ handler: @escaping () -> Void) -> IOTimerID {
+        nextTimerID += 1
+        timers.append(Timer(id: nextTimerID, deadline: deadline, handler: handler))
+        return IOTimerID(rawValue: nextTimerID)
+    }
+
+    /// Forgets a timer (loop thread only).
+    func cancelTimer(_ id: IOTimerID) {
+        timers.removeAll { $0.id == id.rawValue }
+    }
+
+    /// Registers a handler for the loop's last turn (loop thread only).
+    func whenStopping(_ handler: @escaping () -> Void) {
+        stopHandlers.append(handler)
+    }
+
+    /// Fires the timers whose deadline has passed, in deadline order; a handler may schedule more.
+    private func runDueTimers(now: ContinuousClock.Instant) {
+        // Bounded: timers scheduled by the handlers below wait for the next turn.
+        for _ in 0..<timers.count {
+            guard
+                let index = timers.indices.filter({ timers[$0].deadline <= now }).min(by: {
+                    timers[$0].deadline < timers[$1].deadline
+                })
+            else { return }
+            let timer = timers.remove(at: index)
+            timer.handler()
+        }
+    }
+
+    /// Whole milliseconds from `now` until `deadline`, rounded up, between 0 and 1000.
+    private static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
+        guard deadline > now else { return 0 }
+        let left = now.duration(to: deadline)
+        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+        return Int32(max(0, min(milliseconds + 1, 1000)))
+    }
+
+    private static func readiness(_ events: UInt32) -> IOReadiness {
+        var readiness: IOReadiness = []
+        if events & EPOLLIN.rawValue != 0 { readiness.insert(.readable) }
+        if events & EPOLLOUT.rawValue != 0 { readiness.insert(.writable) }
+        if events & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 { readiness.insert(.error) }
+        return readiness
     }
 
     private func runLoop() {
@@ -122,41 +233,66 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         sigaddset(&signals, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         guard let daemon else { return }
-        var events = [epoll_event](repeating: epoll_event(), count: 4)
+        IOEventLoops.setCurrent(self)
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
         let clock = ContinuousClock()
         var nextSweep = sweepInterval.map { clock.now + $0 }
         while !stopRequested.load(ordering: .relaxed) {
             runQueuedJobs()
+            runDueTimers(now: clock.now)
             if let due = nextSweep, let interval = sweepInterval, clock.now >= due {
                 _ = core.expireOverdue()
                 nextSweep = clock.now + interval
             }
             _ = MHD_run(daemon)
-            if queue.withLock({ !$0.jobs.isEmpty }) { continue }
             var timeout: Int32 = 1000
-            var mhdTimeout: UInt64 = 0
-            if MHD_get_timeout(daemon, &mhdTimeout) == .YES { timeout = Int32(min(mhdTimeout, 1000)) }
-            if let due = nextSweep {
-                let untilSweep = clock.now.duration(to: due)
-                let milliseconds = max(
-                    0, untilSweep.components.seconds * 1000 + untilSweep.components.attoseconds / 1_000_000_000_000_000)
-                timeout = min(timeout, Int32(min(milliseconds + 1, 1000)))
+            if queue.withLock({ !$0.isEmpty }) {
+                // More work queued: only look (without waiting) at the watched descriptors, which
+                // libmicrohttpd's turn above does not cover, so they are never starved.
+                if watchers.isEmpty { continue }
+                timeout = 0
+            } else {
+                var mhdTimeout: UInt64 = 0
+                if MHD_get_timeout(daemon, &mhdTimeout) == .YES { timeout = Int32(min(mhdTimeout, 1000)) }
+                let now = clock.now
+                if let due = nextSweep { timeout = min(timeout, Self.milliseconds(from: now, to: due)) }
+                if let due = timers.lazy.map(\.deadline).min() {
+                    timeout = min(timeout, Self.milliseconds(from: now, to: due))
+                }
             }
             let count = epoll_wait(epollFD, &events, Int32(events.count), timeout)
-            for index in 0..<max(0, Int(count)) where events[index].data.fd == wakeFD {
-                var value: UInt64 = 0
-                _ = Glibc.read(wakeFD, &value, 8)
+            for index in 0..<max(0, Int(count)) {
+                let fd = events[index].data.fd
+                if fd == wakeFD {
+                    var value: UInt64 = 0
+                    _ = Glibc.read(wakeFD, &value, 8)
+                } else if let watcher = watchers[fd] {
+                    watcher(Self.readiness(events[index].events))
+                }
             }
         }
         // Last turn: answers resumed by the shutdown sweep get queued before the daemon stops.
         runQueuedJobs()
         _ = MHD_run(daemon)
-        let leftover = queue.withLock { queue -> [UnownedJob] in
+        // Whoever keeps work on this loop ends it now (their callers' jobs are queued below).
+        let handlers = stopHandlers
+        stopHandlers = []
+        for handler in handlers { handler() }
+        timers = []
+        for fd in Array(watchers.keys) { unwatch(fd) }
+        runQueuedJobs()
+        let (leftover, work) = queue.withLock { queue -> ([UnownedJob], [@Sendable () -> Void]) in
             queue.closed = true
-            defer { queue.jobs.removeAll() }
-            return queue.jobs
+            defer {
+                queue.jobs.removeAll()
+                queue.work.removeAll()
+            }
+            return (queue.jobs, queue.work)
         }
+        // Still on the loop's thread, as `execute` promised; what they hand over now is refused.
+        for item in work { item() }
         for job in leftover { globalConcurrentExecutor.enqueue(job) }
+        IOEventLoops.setCurrent(nil)
         loopThread.store(0, ordering: .relaxed)
         exited.signal()
     }

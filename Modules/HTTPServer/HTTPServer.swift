@@ -187,6 +187,30 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Runs `body` on one of the server's network threads, as a request handler runs.
+    ///
+    /// Work that belongs with the server's requests (warming a connection pool of a transport
+    /// that shares the handler's event loop, say) runs there without a thread hand-off.
+    /// - Parameters:
+    ///   - index: Which network thread, from 0; taken modulo the thread count.
+    ///   - body: The work; its async hops come back to that thread.
+    /// - Throws: ``HTTPServerError`` with code `invalidState` when the server is not running, or
+    ///   what `body` throws.
+    public func onNetworkThread<T: Sendable>(
+        _ index: Int = 0,
+        _ body: @Sendable () async throws -> T
+    ) async throws -> T {
+        let loop = lifecycle.withLock { state -> EventLoop? in
+            guard case .running(let running) = state, !running.loops.isEmpty else { return nil }
+            return running.loops[abs(index) % running.loops.count]
+        }
+        guard let loop else {
+            throw HTTPServerError(
+                code: .invalidState, message: "the server is not running, so it has no network thread")
+        }
+        return try await withTaskExecutorPreference(loop) { try await body() }
+    }
+
     /// The requests handed to the handler that have not been answered yet (for readiness and draining).
     public var inFlightCount: Int { core.inFlight.load(ordering: .relaxed) }
 

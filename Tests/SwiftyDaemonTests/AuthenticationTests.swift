@@ -12,6 +12,12 @@ struct AuthenticationTests {
             ("Bearer", nil),
             ("Bearer two words", nil),
             ("Bearer a\u{7}b", nil),
+            ("BEARER  padded\t ", "padded"),
+            ("  Bearer lead", "lead"),
+            ("Bearerglued", nil),
+            ("Bearer\tabc", nil),
+            ("Bearer    ", nil),
+            ("Bearer caf\u{E9}", nil),
         ] as [(String, String?)])
     func bearerTokens(header: String, token: String?) {
         #expect(Authenticator.bearerToken(header) == token)

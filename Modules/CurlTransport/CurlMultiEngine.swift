@@ -1,0 +1,132 @@
+import CCurl
+import ServiceCore
+import Synchronization
+
+/// One libcurl multi handle and the transfers on it: starting, stopping and finishing them.
+///
+/// Single-threaded: whoever drives it (``CurlMultiLoop``'s own thread, or ``CurlLoopDriver`` on a
+/// server's event loop) calls it from one thread only, as libcurl requires of a multi handle and
+/// its easy handles.
+final class CurlMultiEngine {
+    /// The `CURLM *`, or `nil` when libcurl could not create one.
+    let multi: UnsafeMutableRawPointer?
+    private let configuration: CurlTransport.Configuration
+    private var running: [ObjectIdentifier: CurlTransfer] = [:]
+    private var idleHandles: [CurlEasyHandle] = []
+
+    /// Creates the multi handle with the configuration's connection limits.
+    init(configuration: CurlTransport.Configuration) {
+        self.configuration = configuration
+        multi = CurlGlobal.isInitialized ? curl_multi_init() : nil
+        guard let multi else { return }
+        swifty_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, configuration.maxCachedConnections))
+        swifty_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.maxConnectionsPerHost))
+        swifty_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
+        swifty_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+    }
+
+    /// Whether no transfer is in flight.
+    var isIdle: Bool { running.isEmpty }
+
+    /// Adds a transfer to the multi handle, or finishes it at once (cancelled, or no handle).
+    func start(_ transfer: CurlTransfer) {
+        guard transfer.state == .queued else { return }
+        if transfer.cancelRequested.load(ordering: .acquiring) {
+            complete(transfer, with: .failure(TransportError(.cancelled, "\(transfer.summary) was cancelled")))
+            return
+        }
+        guard let multi, let easy = idleHandles.popLast() ?? CurlEasyHandle() else {
+            complete(transfer, with: .failure(TransportError(.other, "libcurl could not create a handle")))
+            return
+        }
+        easy.prepare(for: transfer, configuration: configuration)
+        let code = curl_multi_add_handle(multi, easy.raw)
+        guard code == CURLM_OK else {
+            recycle(easy)
+            let reason = String(cString: curl_multi_strerror(code))
+            complete(transfer, with: .failure(TransportError(.other, "\(transfer.summary) not started: \(reason)")))
+            return
+        }
+        transfer.easy = easy
+        transfer.state = .running
+        running[ObjectIdentifier(transfer)] = transfer
+    }
+
+    /// Stops a running transfer and resumes its caller with `cancelled`.
+    func cancel(_ transfer: CurlTransfer) {
+        guard transfer.state == .running else { return }
+        complete(transfer, with: .failure(TransportError(.cancelled, "\(transfer.summary) was cancelled")))
+    }
+
+    /// Finishes every transfer libcurl reports done.
+    func collectFinished() {
+        guard let multi else { return }
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            var context: UnsafeMutableRawPointer?
+            swifty_curl_easy_getinfo_pointer(handle, CURLINFO_PRIVATE, &context)
+            guard let context else { continue }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            guard let easy = transfer.easy else { continue }
+            let code = message.pointee.data.result
+            if code == CURLE_OK {
+                var status = 0
+                swifty_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+                if status != 0 { transfer.status = status }
+                complete(transfer, with: .success(transfer.takeResponse()))
+            } else {
+                complete(transfer, with: .failure(transfer.error(for: code, detail: easy.errorMessage)))
+            }
+        }
+    }
+
+    /// Fails every transfer in flight with `shutDown`.
+    func failRunning() {
+        for transfer in Array(running.values) {
+            complete(transfer, with: .failure(Self.shutDownError(transfer, inFlight: true)))
+        }
+    }
+
+    /// Fails the transfer in flight (or not yet sent) with `shutDown`.
+    func failShutDown(_ transfer: CurlTransfer, inFlight: Bool) {
+        complete(transfer, with: .failure(Self.shutDownError(transfer, inFlight: inFlight)))
+    }
+
+    /// Fails what is left and cleans every handle up; the engine is unusable afterwards.
+    func tearDown() {
+        failRunning()
+        idleHandles.removeAll()
+        if let multi { curl_multi_cleanup(multi) }
+    }
+
+    private static func shutDownError(_ transfer: CurlTransfer, inFlight: Bool) -> TransportError {
+        TransportError(
+            .shutDown,
+            inFlight
+                ? "the transport was shut down while \(transfer.summary) was in flight"
+                : "the transport was shut down before \(transfer.summary) was sent"
+        )
+    }
+
+    /// Detaches the transfer from libcurl, returns its handle to the pool, and resumes its caller.
+    /// The state check makes the resume happen exactly once.
+    func complete(_ transfer: CurlTransfer, with result: Result<HTTPResponse, TransportError>) {
+        guard transfer.state != .finished else { return }
+        if let easy = transfer.easy, let multi {
+            curl_multi_remove_handle(multi, easy.raw)
+            transfer.easy = nil
+            recycle(easy)
+        }
+        running[ObjectIdentifier(transfer)] = nil
+        transfer.state = .finished
+        let continuation = transfer.continuation
+        transfer.continuation = nil
+        continuation?.resume(with: result)
+    }
+
+    private func recycle(_ easy: CurlEasyHandle) {
+        easy.reset()
+        if idleHandles.count < configuration.maxIdleHandles { idleHandles.append(easy) }
+    }
+}

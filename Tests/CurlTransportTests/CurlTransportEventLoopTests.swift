@@ -1,0 +1,142 @@
+import CurlTransport
+import Foundation
+import HTTPServer
+import ServiceCore
+import ServiceTesting
+import Synchronization
+import Testing
+
+/// The transport called from an HTTP server's network thread: it runs its transfers on that
+/// thread's event loop (`usesCallerEventLoop`), and behaves exactly as on its own thread.
+struct CurlTransportEventLoopTests {
+    /// A server whose network thread hosts the calls; it answers nothing itself.
+    private func withHost<T: Sendable>(_ body: @Sendable (HTTPServer) async throws -> T) async throws -> T {
+        let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
+        return try await withLoopbackServer(configuration: configuration, handler: { _ in .text(404, "") }) { host in
+            try await body(host.server)
+        }
+    }
+
+    @Test(arguments: TransportConformance.Check.allCases)
+    func conformsOnTheCallersLoop(_ check: TransportConformance.Check) async throws {
+        let transport = CurlTransport()
+        do {
+            try await withHost { host in
+                try await host.onNetworkThread {
+                    #expect(IOEventLoops.current != nil)
+                    try await TransportConformance(transport: transport).run(check)
+                }
+            }
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+        await transport.shutdown()
+    }
+
+    @Test func runsOnTheLoopThatCalls() async throws {
+        let transport = CurlTransport()
+        try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
+            try await withHost { host in
+                let statuses = try await host.onNetworkThread {
+                    var statuses: [Int] = []
+                    for _ in 0..<3 {
+                        statuses.append(
+                            try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/200"))).status
+                        )
+                        // Back on the loop's thread after the upstream call.
+                        #expect(IOEventLoops.current != nil)
+                    }
+                    return statuses
+                }
+                #expect(statuses == [200, 200, 200])
+                #expect(transport.eventLoopCount == 1)
+            }
+            // Off the loop, the transport's own thread answers.
+            #expect(IOEventLoops.current == nil)
+            let response = try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/204")))
+            #expect(response.status == 204)
+        }
+        await transport.shutdown()
+        #expect(transport.eventLoopCount == 0)
+    }
+
+    @Test func offWhenTheConfigurationSaysSo() async throws {
+        let transport = CurlTransport(configuration: .init(usesCallerEventLoop: false))
+        try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
+            try await withHost { host in
+                let status = try await host.onNetworkThread {
+                    try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/200"))).status
+                }
+                #expect(status == 200)
+                #expect(transport.eventLoopCount == 0)
+            }
+        }
+        await transport.shutdown()
+    }
+
+    @Test func shutdownFailsWhatIsInFlightOnTheLoop() async throws {
+        let transport = CurlTransport()
+        try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
+            try await withHost { host in
+                async let outcome: Result<Int, TransportError> = host.onNetworkThread {
+                    do {
+                        let request = HTTPRequest(method: .get, url: upstream.url("/delay/5000"), timeout: .seconds(20))
+                        return .success(try await transport.send(request).status)
+                    } catch let error as TransportError {
+                        return .failure(error)
+                    }
+                }
+                // Bounded wait until the transfer is on the loop.
+                for _ in 0..<200 where transport.eventLoopCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+                let started = ContinuousClock.now
+                await transport.shutdown(gracePeriod: .milliseconds(100))
+                let result = try await outcome
+                #expect(ContinuousClock.now - started < .seconds(4))
+                guard case .failure(let error) = result else {
+                    Issue.record("the slow request finished despite the shutdown: \(result)")
+                    return
+                }
+                #expect(error.code == .shutDown)
+                #expect(transport.eventLoopCount == 0)
+                // After a shutdown every request fails at once, on the loop too.
+                let late = try await host.onNetworkThread { () -> TransportError.Code? in
+                    do {
+                        _ = try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/200")))
+                        return nil
+                    } catch let error as TransportError {
+                        return error.code
+                    }
+                }
+                #expect(late == .shutDown)
+            }
+        }
+    }
+
+    @Test func aStoppingLoopFailsItsTransfers() async throws {
+        let transport = CurlTransport()
+        try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
+            let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
+            let host = try LoopbackServer(configuration: configuration, handler: { _ in .text(404, "") })
+            let outcome = Task { () -> TransportError.Code? in
+                do {
+                    _ = try await host.server.onNetworkThread {
+                        try await transport.send(
+                            HTTPRequest(method: .get, url: upstream.url("/delay/5000"), timeout: .seconds(20)))
+                    }
+                    return nil
+                } catch let error as TransportError {
+                    return error.code
+                }
+            }
+            for _ in 0..<200 where transport.eventLoopCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(transport.eventLoopCount == 1)
+            let started = ContinuousClock.now
+            await host.shutdown(gracePeriod: .milliseconds(50))
+            #expect(try await outcome.value == .shutDown)
+            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(transport.eventLoopCount == 0)
+        }
+        await transport.shutdown()
+    }
+}
