@@ -64,7 +64,11 @@ public struct Logger: Sendable {
         guard level >= logLevel else { return }
         var merged = self.metadata
         if let extra = metadata() {
-            merged.merge(extra) { _, new in new }
+            if merged.isEmpty {
+                merged = extra
+            } else {
+                merged.merge(extra) { _, new in new }
+            }
         }
         handler.log(
             LogRecord(

@@ -1,6 +1,17 @@
 public import ServiceCore
 
 extension FeedService {
+    /// The case's name for logs and metrics, spelled out: the protocol's default finds it by
+    /// reflection, which costs microseconds on every call.
+    public var operationName: String {
+        switch self {
+        case .timeline: "timeline"
+        case .post: "post"
+        case .createPost: "createPost"
+        case .like: "like"
+        }
+    }
+
     /// The case's path; identifiers are percent-encoded as single segments.
     public var path: RequestPath {
         switch self {

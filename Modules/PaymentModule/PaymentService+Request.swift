@@ -1,6 +1,17 @@
 public import ServiceCore
 
 extension PaymentService {
+    /// The case's name for logs and metrics, spelled out: the protocol's default finds it by
+    /// reflection, which costs microseconds on every call.
+    public var operationName: String {
+        switch self {
+        case .wallet: "wallet"
+        case .createCharge: "createCharge"
+        case .charge: "charge"
+        case .refund: "refund"
+        }
+    }
+
     /// The case's path; identifiers are percent-encoded as single segments.
     public var path: RequestPath {
         switch self {

@@ -1,6 +1,18 @@
 public import ServiceCore
 
 extension UserService {
+    /// The case's name for logs and metrics, spelled out: the protocol's default finds it by
+    /// reflection, which costs microseconds on every call.
+    public var operationName: String {
+        switch self {
+        case .profile: "profile"
+        case .follow: "follow"
+        case .unfollow: "unfollow"
+        case .followers: "followers"
+        case .introspect: "introspect"
+        }
+    }
+
     /// The case's path; identifiers are percent-encoded as single segments.
     public var path: RequestPath {
         switch self {

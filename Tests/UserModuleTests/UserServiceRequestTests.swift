@@ -91,6 +91,8 @@ struct UserServiceRequestTests {
     func policyAndOperationName(_ service: UserService, _ retry: RequestPolicy.RetryClass, _ name: String) throws {
         #expect(service.policy.retry == retry)
         #expect(service.operationName == name)
+        // The spelled-out name is the one the protocol's default would find by reflection.
+        #expect(Mirror(reflecting: service).children.first?.label == name)
         #expect(service.policy.acceptableStatus == 200..<300)
         let client = try ServiceClient<UserService>(baseURL: Self.base, transport: MockTransport())
         #expect(try client.makeRequest(service).timeout == service.policy.timeout)
