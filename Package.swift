@@ -80,7 +80,7 @@ package.targets += [
         dependencies: ["CMicroHTTPD", "AppLogging", "ServiceCore"],
         path: "Modules/HTTPServer"
     ),
-    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], path: "Tests/HTTPServerTests"),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ServiceCore"], path: "Tests/HTTPServerTests"),
 ]
 
 // MARK: - Test kit
