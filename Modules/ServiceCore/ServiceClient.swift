@@ -150,14 +150,13 @@ public struct ServiceClient<S: Service>: Sendable {
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(defaults.count + service.count + 1)
         fields.append(contentsOf: defaults.fields)
-        var merged = HTTPHeaders(fields)
         if let contentType {
-            merged.replaceOrAdd(name: "Content-Type", value: contentType)
+            HTTPHeaders.replaceOrAdd(.init(name: "Content-Type", value: contentType), in: &fields)
         }
         for field in service {
-            merged.replaceOrAdd(name: field.name, value: field.value)
+            HTTPHeaders.replaceOrAdd(field, in: &fields)
         }
-        return merged
+        return HTTPHeaders(fields)
     }
 
     /// Sends a case and returns the raw response after status validation.

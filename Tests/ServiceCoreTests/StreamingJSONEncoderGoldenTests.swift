@@ -130,4 +130,59 @@ struct StreamingJSONEncoderGoldenTests {
         let many = Array(repeating: Charge(), count: 40)
         #expect(try Self.text(many) == "[" + Array(repeating: Self.charge, count: 40).joined(separator: ",") + "]")
     }
+
+    /// Containers nested deeper than the writer keeps inline, closed in the right order.
+    @Test func deepNesting() throws {
+        struct Node: Encodable {
+            var level: Int
+            var children: [Node]
+        }
+        var node = Node(level: 20, children: [])
+        var expected = #"{"level":20,"children":[]}"#
+        for level in stride(from: 19, through: 0, by: -1) {
+            node = Node(level: level, children: [node, Node(level: -level, children: [])])
+            expected = #"{"level":\#(level),"children":["# + expected + #",{"level":\#(-level),"children":[]}]}"#
+        }
+        #expect(try Self.text(node) == expected)
+        #expect(try Self.text([node, node]) == "[" + expected + "," + expected + "]")
+    }
+
+    @Test func siblingsThatAskForTheirContainerTwice() throws {
+        let inner = Self.charge.dropFirst().dropLast()
+        let one = #"{"outer":"o","# + inner + #","outer":"again"}"#
+        #expect(try Self.text([Flattened(), Flattened()]) == "[" + one + "," + one + "]")
+    }
+
+    /// An encoder its value kept must not be handed to the next value: a late write through it
+    /// must not land in the next value's object (it makes the encoder fall back to Foundation's,
+    /// whose output is kept).
+    @Test func keptEncodersAreNotReused() throws {
+        final class Stash: @unchecked Sendable {
+            var encoders: [any Encoder] = []
+        }
+        struct Keeper: Encodable {
+            let stash: Stash
+            func encode(to encoder: any Encoder) throws {
+                stash.encoders.append(encoder)
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(1, forKey: Key("k"))
+            }
+        }
+        struct Parent: Encodable {
+            let stash = Stash()
+            func encode(to encoder: any Encoder) throws {
+                stash.encoders.removeAll()
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(Keeper(stash: stash), forKey: Key("a"))
+                try container.encode(Keeper(stash: stash), forKey: Key("b"))
+                var late = stash.encoders[0].container(keyedBy: Key.self)
+                try late.encode(2, forKey: Key("late"))
+            }
+        }
+        let data = try StreamingJSONEncoder().encode(Parent())
+        let decoded = try JSONSerialization.jsonObject(with: data) as? [String: [String: Int]]
+        let foundation = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(Parent()))
+        #expect(decoded?["b"] == ["k": 1])
+        #expect(decoded == foundation as? [String: [String: Int]])
+    }
 }
