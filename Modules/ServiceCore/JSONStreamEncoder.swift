@@ -6,9 +6,10 @@
 /// the writer reuses it for the next value, after ``reset()``.
 final class JSONStreamEncoder: Encoder {
     let writer: JSONStreamWriter
-    var codingPath: [any CodingKey] = []
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    private var containerID: Int?
+    // Used only by the one encoding call that owns the writer, never concurrently.
+    @exclusivity(unchecked) private var containerID: Int?
 
     init(writer: JSONStreamWriter) {
         self.writer = writer

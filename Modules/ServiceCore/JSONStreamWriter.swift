@@ -34,6 +34,8 @@ final class JSONStreamWriter: Encoder {
     private static let inlineDepth = 8
     /// The first buffer's size: most request bodies fit, so they never grow.
     private static let initialCapacity = 512
+    /// How many unused bytes the buffer handed to `Data` may keep before it is shrunk.
+    private static let keptSlack = 4096
 
     // Everything below is accessed only by the one encoding call that owns this writer, never
     // concurrently.
@@ -46,15 +48,15 @@ final class JSONStreamWriter: Encoder {
     @exclusivity(unchecked) private var deepFrames: [Frame] = []
     /// The number of open containers.
     @exclusivity(unchecked) private var depth = 0
-    private var nextID = 0
+    @exclusivity(unchecked) private var nextID = 0
     /// Whether a value was written at the top level.
-    private var wroteTopLevel = false
+    @exclusivity(unchecked) private var wroteTopLevel = false
     /// Whether the top-level composite value began encoding (with the writer as its encoder).
-    private var startedTopLevel = false
+    @exclusivity(unchecked) private var startedTopLevel = false
     /// The container the top-level value asked for, as ``JSONStreamEncoder`` keeps its own.
-    private var topContainerID: Int?
+    @exclusivity(unchecked) private var topContainerID: Int?
     /// A nested encoder no one else holds any more, reused for the next composite value.
-    private var spareEncoder: JSONStreamEncoder?
+    @exclusivity(unchecked) private var spareEncoder: JSONStreamEncoder?
 
     let dateEncoding: StreamingJSONEncoder.DateEncoding
 
@@ -77,10 +79,14 @@ final class JSONStreamWriter: Encoder {
 
     /// The output, handed over without copying; the writer is empty afterwards.
     func takeData() -> Data {
-        guard let storage, byteCount > 0 else { return Data() }
+        guard var storage, byteCount > 0 else { return Data() }
+        let count = byteCount
+        if capacity - count > Self.keptSlack, let shrunk = realloc(storage, count) {
+            // A large body does not keep up to half its buffer unused while it is in flight.
+            storage = shrunk.assumingMemoryBound(to: UInt8.self)
+        }
         self.storage = nil
         capacity = 0
-        let count = byteCount
         byteCount = 0
         return Data(bytesNoCopy: storage, count: count, deallocator: .free)
     }
@@ -162,7 +168,7 @@ final class JSONStreamWriter: Encoder {
 
     /// Whether the value used the encoder in a way this writer cannot stream; the output is
     /// then discarded.
-    private(set) var isOutOfOrder = false
+    @exclusivity(unchecked) private(set) var isOutOfOrder = false
 
     /// Records an unsupported use (`superEncoder`) and returns an encoder whose output will be
     /// discarded.

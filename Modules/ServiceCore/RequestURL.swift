@@ -1,7 +1,8 @@
 /// Joins a base URL's prefix, a case's encoded path and its query into the request's URL text.
 enum RequestURL {
     /// The URL text: `prefix`, a `/` when `path` does not start with one, `path`, then `?` and
-    /// the percent-encoded query when `query` has items. One allocation for the text.
+    /// the percent-encoded query when `query` has items. The text is allocated once, at its
+    /// final size.
     /// - Parameters:
     ///   - prefix: The base URL without trailing `/` (``BaseURLValidator/prefix(of:)``).
     ///   - path: The percent-encoded path, already checked with
@@ -15,22 +16,17 @@ enum RequestURL {
             query.appendPercentEncodedQuery(to: &queryBytes)
         }
         let slash = !path.isEmpty && path.utf8.first != UInt8(ascii: "/")
-        let total =
-            prefix.utf8.count + (slash ? 1 : 0) + path.utf8.count + (hasQuery ? 1 + queryBytes.count : 0)
-        return String(unsafeUninitializedCapacity: total) { buffer in
-            var end = copy(prefix, to: buffer, at: 0)
-            if slash {
-                buffer[end] = UInt8(ascii: "/")
-                end += 1
-            }
-            end = copy(path, to: buffer, at: end)
-            if hasQuery {
-                buffer[end] = UInt8(ascii: "?")
-                end += 1
-                end = queryBytes.withUnsafeBufferPointer { copy($0, to: buffer, at: end) }
-            }
-            return end
+        var text = ""
+        text.reserveCapacity(prefix.utf8.count + 1 + path.utf8.count + (hasQuery ? 1 + queryBytes.count : 0))
+        // Appending strings copies their bytes without checking them again.
+        text += prefix
+        if slash { text += "/" }
+        text += path
+        if hasQuery {
+            text += "?"
+            text += String(decoding: queryBytes, as: UTF8.self)
         }
+        return text
     }
 
     private static func copy(_ text: String, to buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {

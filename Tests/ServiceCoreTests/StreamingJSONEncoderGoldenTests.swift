@@ -185,4 +185,16 @@ struct StreamingJSONEncoderGoldenTests {
         #expect(decoded?["b"] == ["k": 1])
         #expect(decoded == foundation as? [String: [String: Int]])
     }
+
+    /// The encoder hands its own buffer to `Data`: the value behaves like any other `Data`.
+    @Test(arguments: [1, 40, 400])
+    func bodiesAreOrdinaryData(count: Int) throws {
+        let expected = "[" + Array(repeating: Self.charge, count: count).joined(separator: ",") + "]"
+        var data = try StreamingJSONEncoder().encode(Array(repeating: Charge(), count: count))
+        let copy = data
+        data.append(contentsOf: Array("\n".utf8))
+        #expect(String(decoding: copy, as: UTF8.self) == expected)
+        #expect(String(decoding: data, as: UTF8.self) == expected + "\n")
+        #expect(data.dropFirst().first == UInt8(ascii: "{"))
+    }
 }
