@@ -30,8 +30,10 @@ final class JSONStreamWriter: Encoder {
         var count: Int
     }
 
+    /// The first open containers, kept inside the writer (no allocation).
+    private typealias InlineFrames = InlineArray<8, Frame>
     /// Open containers up to this depth live inside the writer; deeper ones in ``deepFrames``.
-    private static let inlineDepth = 8
+    private static let inlineDepth = InlineFrames.count
     /// The first buffer's size: most request bodies fit, so they never grow.
     private static let initialCapacity = 512
     /// How many unused bytes the buffer handed to `Data` may keep before it is shrunk.
@@ -44,7 +46,7 @@ final class JSONStreamWriter: Encoder {
     /// The number of bytes written.
     @exclusivity(unchecked) private(set) var byteCount = 0
 
-    @exclusivity(unchecked) private var frames: InlineArray<8, Frame>
+    @exclusivity(unchecked) private var frames: InlineFrames
     @exclusivity(unchecked) private var deepFrames: [Frame] = []
     /// The number of open containers.
     @exclusivity(unchecked) private var depth = 0
@@ -62,7 +64,7 @@ final class JSONStreamWriter: Encoder {
 
     init(dateEncoding: StreamingJSONEncoder.DateEncoding) {
         self.dateEncoding = dateEncoding
-        frames = InlineArray(repeating: Frame(kind: .object, id: 0, count: 0))
+        frames = InlineFrames(repeating: Frame(kind: .object, id: 0, count: 0))
         capacity = Self.initialCapacity
         storage = malloc(Self.initialCapacity)?.assumingMemoryBound(to: UInt8.self)
         if storage == nil { capacity = 0 }
