@@ -23,8 +23,9 @@ final class CurlTransfer: @unchecked Sendable {
     let body: Data?
     let timeoutMilliseconds: Int
     let maxResponseBodySize: Int
-    /// The request's URL, for ``summary``.
-    let requestURL: URL
+    /// The request's URL, for ``summary``; `nil` for a URL the client built and checked, which
+    /// is parsed only if a summary is needed.
+    let requestURL: URL?
     /// The header list, built on the calling task; freed in `deinit`, after the easy handle let go.
     private(set) var headerList: UnsafeMutablePointer<curl_slist>?
 
@@ -47,20 +48,25 @@ final class CurlTransfer: @unchecked Sendable {
     /// - Throws: `TransportError` with code `invalidRequest` for a URL that is not absolute
     ///   `http`/`https`, a method that is not a token, or a header with a line break or NUL.
     init(request: HTTPRequest, configuration: CurlTransport.Configuration) throws {
-        let url = request.url
-        let scheme = url.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
-            throw TransportError(
-                .invalidRequest,
-                "only absolute http and https URLs can be sent, not '\(CurlTransfer.summary(of: url))'"
-            )
+        if let checked = request.checkedURLString {
+            url = checked
+            requestURL = nil
+        } else {
+            let url = request.url
+            let scheme = url.scheme?.lowercased() ?? ""
+            guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
+                throw TransportError(
+                    .invalidRequest,
+                    "only absolute http and https URLs can be sent, not '\(CurlTransfer.summary(of: url))'"
+                )
+            }
+            self.url = url.absoluteString
+            requestURL = url
         }
         guard CurlTransfer.isToken(request.method.rawValue) else {
             throw TransportError(.invalidRequest, "the method '\(request.method)' is not a valid HTTP token")
         }
         method = request.method
-        self.url = url.absoluteString
-        requestURL = url
         timeoutMilliseconds = (request.timeout ?? configuration.defaultTimeout).curlMilliseconds
         maxResponseBodySize = configuration.maxResponseBodySize
         let sendsBody = request.body != nil || ["POST", "PUT", "PATCH"].contains(request.method.rawValue)
@@ -71,7 +77,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// `METHOD scheme://host:port/path` for error messages (no query, no credentials); built only
     /// when needed.
-    var summary: String { "\(method) \(CurlTransfer.summary(of: requestURL))" }
+    var summary: String {
+        "\(method) \((requestURL ?? URL(string: url)).map(CurlTransfer.summary(of:)) ?? "<relative URL>")"
+    }
 
     deinit {
         curl_slist_free_all(headerList)

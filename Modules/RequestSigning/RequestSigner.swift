@@ -201,7 +201,7 @@ public struct RequestSigner: Sendable {
         let plan = digested ? digestPlan : plainPlan
         let message = plan.needsMessage ? try SignableMessage(signed) : nil
         let created = Int64(clock().timeIntervalSince1970.rounded(.down))
-        let url = request.url.absoluteString
+        let url = request.urlString
         let method = request.method.rawValue
         let headers = signed.headers
         let outcome: Result<(input: String, signature: String), SigningError> = ByteText.withBytes(url) { bytes in

@@ -115,8 +115,8 @@ public struct SignableMessage: Sendable {
     /// come from the URL exactly as percent-encoded there.
     /// - Throws: ``SigningError`` with code `invalidMessage` for a URL without scheme or host.
     public init(_ request: HTTPRequest) throws(SigningError) {
-        guard let uri = URIParts(request.url.absoluteString), !uri.authority.isEmpty else {
-            throw SigningError(.invalidMessage, "the URL has no scheme and host to sign: \(request.url.absoluteString)")
+        guard let uri = URIParts(request.urlString), !uri.authority.isEmpty else {
+            throw SigningError(.invalidMessage, "the URL has no scheme and host to sign: \(request.urlString)")
         }
         self.init(
             method: request.method.rawValue, scheme: uri.scheme, authority: uri.authority, path: uri.path,

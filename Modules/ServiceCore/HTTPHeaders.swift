@@ -70,11 +70,17 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Replaces every field named `name` with one field, at the position of the first, or
     /// appends it.
     public mutating func replaceOrAdd(name: String, value: String) {
+        Self.replaceOrAdd(Field(name: name, value: value), in: &fields)
+    }
+
+    /// ``replaceOrAdd(name:value:)`` on a list of fields being built.
+    package static func replaceOrAdd(_ field: Field, in fields: inout [Field]) {
+        let name = field.name
         guard let first = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) else {
-            fields.append(Field(name: name, value: value))
+            fields.append(field)
             return
         }
-        fields[first] = Field(name: name, value: value)
+        fields[first] = field
         var index = fields.index(after: first)
         while index < fields.endIndex {
             if fields[index].name.equalsIgnoringASCIICase(name) { fields.remove(at: index) } else { index += 1 }

@@ -30,8 +30,13 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Whether RFC 9110 §9.2.2 calls the method idempotent (`GET`, `HEAD`, `PUT`, `DELETE`,
     /// `OPTIONS`, `TRACE`).
     public var isIdempotent: Bool {
-        switch rawValue {
-        case "GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE": true
+        // By length first, so a method is compared with one or two candidates only.
+        switch rawValue.utf8.count {
+        case 3: rawValue == "GET" || rawValue == "PUT"
+        case 4: rawValue == "HEAD"
+        case 5: rawValue == "TRACE"
+        case 6: rawValue == "DELETE"
+        case 7: rawValue == "OPTIONS"
         default: false
         }
     }

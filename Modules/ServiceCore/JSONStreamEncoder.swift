@@ -1,15 +1,23 @@
-/// The `Encoder` handed to each value ``StreamingJSONEncoder`` encodes.
+/// The `Encoder` handed to each nested composite value ``StreamingJSONEncoder`` encodes (the
+/// top-level value gets the ``JSONStreamWriter`` itself).
 ///
-/// One instance per composite value; asking it twice for a container returns the same one,
-/// as Foundation's encoder does.
+/// One instance per composite value at a time; asking it twice for a container returns the
+/// same one, as Foundation's encoder does. Once its value is encoded and no one else holds it,
+/// the writer reuses it for the next value, after ``reset()``.
 final class JSONStreamEncoder: Encoder {
     let writer: JSONStreamWriter
-    var codingPath: [any CodingKey] = []
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    private var containerID: Int?
+    // Used only by the one encoding call that owns the writer, never concurrently.
+    @exclusivity(unchecked) private var containerID: Int?
 
     init(writer: JSONStreamWriter) {
         self.writer = writer
+    }
+
+    /// Forgets the container of the previous value.
+    func reset() {
+        containerID = nil
     }
 
     private func containerID(_ open: () -> Int) -> Int {

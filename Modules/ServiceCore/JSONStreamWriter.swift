@@ -1,12 +1,25 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The state behind ``StreamingJSONEncoder``: one output buffer and a stack of open containers.
 ///
 /// A container is open from its creation until a write happens at a shallower depth; each
 /// write first closes the containers opened deeper than its own. A write to a container that
 /// was already closed means the value encodes out of order: ``OutOfOrder`` is thrown and the
 /// caller falls back to Foundation's encoder.
-final class JSONStreamWriter {
+///
+/// The writer is also the `Encoder` of the top-level value (nested composite values get a
+/// ``JSONStreamEncoder``), so a flat body costs one object. The output is written into memory
+/// from `malloc` that ``takeData()`` hands to `Data` without a copy. Call ``finish()`` when
+/// done with the writer, whatever happened.
+final class JSONStreamWriter: Encoder {
     struct OutOfOrder: Error {}
 
     enum Kind { case object, array }
@@ -17,27 +30,138 @@ final class JSONStreamWriter {
         var count: Int
     }
 
-    // Accessed only by the one encoding call that owns this writer, never concurrently.
-    @exclusivity(unchecked) var bytes: [UInt8] = []
-    @exclusivity(unchecked) private var stack: [Frame] = []
-    private var nextID = 0
+    /// The first open containers, kept inside the writer (no allocation).
+    private typealias InlineFrames = InlineArray<8, Frame>
+    /// Open containers up to this depth live inside the writer; deeper ones in ``deepFrames``.
+    private static let inlineDepth = InlineFrames.count
+    /// The first buffer's size: most request bodies fit, so they never grow.
+    private static let initialCapacity = 512
+    /// How many unused bytes the buffer handed to `Data` may keep before it is shrunk.
+    private static let keptSlack = 4096
+
+    // Everything below is accessed only by the one encoding call that owns this writer, never
+    // concurrently.
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>?
+    @exclusivity(unchecked) private var capacity: Int
+    /// The number of bytes written.
+    @exclusivity(unchecked) private(set) var byteCount = 0
+
+    @exclusivity(unchecked) private var frames: InlineFrames
+    @exclusivity(unchecked) private var deepFrames: [Frame] = []
+    /// The number of open containers.
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var nextID = 0
     /// Whether a value was written at the top level.
-    private var wroteTopLevel = false
+    @exclusivity(unchecked) private var wroteTopLevel = false
+    /// Whether the top-level composite value began encoding (with the writer as its encoder).
+    @exclusivity(unchecked) private var startedTopLevel = false
+    /// The container the top-level value asked for, as ``JSONStreamEncoder`` keeps its own.
+    @exclusivity(unchecked) private var topContainerID: Int?
+    /// A nested encoder no one else holds any more, reused for the next composite value.
+    @exclusivity(unchecked) private var spareEncoder: JSONStreamEncoder?
+
     let dateEncoding: StreamingJSONEncoder.DateEncoding
 
     init(dateEncoding: StreamingJSONEncoder.DateEncoding) {
         self.dateEncoding = dateEncoding
-        bytes.reserveCapacity(256)
-        stack.reserveCapacity(8)
+        frames = InlineFrames(repeating: Frame(kind: .object, id: 0, count: 0))
+        capacity = Self.initialCapacity
+        storage = malloc(Self.initialCapacity)?.assumingMemoryBound(to: UInt8.self)
+        if storage == nil { capacity = 0 }
+    }
+
+    deinit {
+        free(storage)
+    }
+
+    /// Breaks the reference cycle through the spare encoder; call once encoding is over.
+    func finish() {
+        spareEncoder = nil
+    }
+
+    /// The output, handed over without copying; the writer is empty afterwards.
+    func takeData() -> Data {
+        guard var storage, byteCount > 0 else { return Data() }
+        let count = byteCount
+        if capacity - count > Self.keptSlack, let shrunk = realloc(storage, count) {
+            // A large body does not keep up to half its buffer unused while it is in flight.
+            storage = shrunk.assumingMemoryBound(to: UInt8.self)
+        }
+        self.storage = nil
+        capacity = 0
+        byteCount = 0
+        return Data(bytesNoCopy: storage, count: count, deallocator: .free)
+    }
+
+    // MARK: Bytes
+
+    /// Counts `written` bytes stored where ``reserve(_:)`` pointed as written.
+    @inline(__always)
+    func advance(_ written: Int) {
+        byteCount += written
+    }
+
+    /// Makes room for `extra` more bytes and returns where they go; ``advance(_:)`` then counts
+    /// the bytes actually stored.
+    @inline(__always)
+    func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if capacity - byteCount < extra { grow(byteCount + extra) }
+        return storage.unsafelyUnwrapped + byteCount
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = Swift.max(capacity * 2, Self.initialCapacity)
+        while newCapacity < needed { newCapacity *= 2 }
+        guard let grown = realloc(storage, newCapacity) else {
+            fatalError("out of memory growing a JSON body to \(newCapacity) bytes")
+        }
+        storage = grown.assumingMemoryBound(to: UInt8.self)
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        reserve(1).initialize(to: byte)
+        byteCount += 1
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count).initialize(from: base, count: bytes.count)
+        byteCount += bytes.count
+    }
+
+    /// Appends a string's UTF-8 bytes as they are.
+    func appendUTF8(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
     }
 
     // MARK: Containers
 
+    @inline(__always)
+    private func frame(at index: Int) -> Frame {
+        index < Self.inlineDepth ? frames[index] : deepFrames[index - Self.inlineDepth]
+    }
+
+    /// Adds one element to the frame at `index` and returns how many it had before.
+    @inline(__always)
+    private func countElement(at index: Int) -> Int {
+        if index < Self.inlineDepth {
+            defer { frames[index].count += 1 }
+            return frames[index].count
+        }
+        defer { deepFrames[index - Self.inlineDepth].count += 1 }
+        return deepFrames[index - Self.inlineDepth].count
+    }
+
     /// Opens a container at the current position and returns its id.
     func open(_ kind: Kind) -> Int {
-        bytes.append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        append(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         nextID += 1
-        stack.append(Frame(kind: kind, id: nextID, count: 0))
+        let frame = Frame(kind: kind, id: nextID, count: 0)
+        if depth < Self.inlineDepth { frames[depth] = frame } else { deepFrames.append(frame) }
+        depth += 1
         return nextID
     }
 
@@ -46,7 +170,7 @@ final class JSONStreamWriter {
 
     /// Whether the value used the encoder in a way this writer cannot stream; the output is
     /// then discarded.
-    private(set) var isOutOfOrder = false
+    @exclusivity(unchecked) private(set) var isOutOfOrder = false
 
     /// Records an unsupported use (`superEncoder`) and returns an encoder whose output will be
     /// discarded.
@@ -55,42 +179,49 @@ final class JSONStreamWriter {
         return JSONStreamEncoder(writer: self)
     }
 
+    /// The stack index of the open container `id`, or `nil` when it was closed.
+    @inline(__always)
+    private func index(of id: Int) -> Int? {
+        var index = depth - 1
+        while index >= 0 {
+            if frame(at: index).id == id { return index }
+            index -= 1
+        }
+        return nil
+    }
+
     /// Closes containers above `id` and prepares a new element in it (comma and key).
     func beginElement(in id: Int, key: String?) throws {
-        let index: Int
-        if let last = stack.last, last.id == id {
-            index = stack.count - 1
-        } else if let found = stack.lastIndex(where: { $0.id == id }) {
-            index = found
-        } else {
+        guard let index = index(of: id) else {
             isOutOfOrder = true
             throw OutOfOrder()
         }
-        while stack.count > index + 1 { closeTop() }
-        if stack[index].count > 0 { bytes.append(UInt8(ascii: ",")) }
-        stack[index].count += 1
+        while depth > index + 1 { closeTop() }
+        if countElement(at: index) > 0 { append(UInt8(ascii: ",")) }
         if let key {
             writeString(key)
-            bytes.append(UInt8(ascii: ":"))
+            append(UInt8(ascii: ":"))
         }
     }
 
     func count(of id: Int) -> Int {
-        stack.last(where: { $0.id == id })?.count ?? 0
+        index(of: id).map { frame(at: $0).count } ?? 0
     }
 
     private func closeTop() {
-        let frame = stack.removeLast()
-        bytes.append(frame.kind == .object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        depth -= 1
+        let kind = frame(at: depth).kind
+        if depth >= Self.inlineDepth { deepFrames.removeLast() }
+        append(kind == .object ? UInt8(ascii: "}") : UInt8(ascii: "]"))
     }
 
     func closeAll() {
-        while !stack.isEmpty { closeTop() }
+        while depth > 0 { closeTop() }
     }
 
     /// Marks the start of a single top-level or nested value.
     func beginTopLevelValue() throws {
-        if stack.isEmpty {
+        if depth == 0 {
             if wroteTopLevel {
                 isOutOfOrder = true
                 throw OutOfOrder()
@@ -99,167 +230,51 @@ final class JSONStreamWriter {
         }
     }
 
-    // MARK: Values
+    // MARK: Composite values
 
-    func encodeValue<T: Encodable>(_ value: T) throws {
-        // Metadata comparisons first: far cheaper than dynamic casts for the common types.
-        if T.self == String.self {
-            writeString(value as! String)
-        } else if T.self == Int.self {
-            writeInteger(value as! Int)
-        } else if T.self == Int64.self {
-            writeInteger(value as! Int64)
-        } else if T.self == Bool.self {
-            writeBool(value as! Bool)
-        } else if T.self == Double.self {
-            try writeDouble(value as! Double)
-        } else if T.self == Date.self {
-            try writeDate(value as! Date)
-        } else if T.self == Data.self {
-            writeString((value as! Data).base64EncodedString())
-        } else if T.self == URL.self {
-            writeString((value as! URL).absoluteString)
-        } else if T.self == Decimal.self {
-            bytes.append(contentsOf: (value as! Decimal).description.utf8)
-        } else if T.self == Float.self {
-            try writeFloat(value as! Float)
+    /// Encodes a value that is not one of the scalars the writer knows, with an encoder of its
+    /// own: the writer itself for the top-level value, else a nested encoder (reused once no
+    /// one holds it any more).
+    func encodeComposite<T: Encodable>(_ value: T) throws {
+        let before = byteCount
+        if !startedTopLevel {
+            startedTopLevel = true
+            try value.encode(to: self)
         } else {
-            let before = bytes.count
-            try value.encode(to: JSONStreamEncoder(writer: self))
-            if bytes.count == before {
-                // A value that asked for no container is `{}`, as in Foundation's encoder.
-                bytes.append(contentsOf: "{}".utf8)
-            }
+            var encoder = spareEncoder ?? JSONStreamEncoder(writer: self)
+            spareEncoder = nil
+            encoder.reset()
+            try value.encode(to: encoder)
+            if isKnownUniquelyReferenced(&encoder) { spareEncoder = encoder }
+        }
+        if byteCount == before {
+            // A value that asked for no container is `{}`, as in Foundation's encoder.
+            append(UInt8(ascii: "{"))
+            append(UInt8(ascii: "}"))
         }
     }
 
-    func writeNull() { bytes.append(contentsOf: "null".utf8) }
+    // MARK: Encoder, for the top-level value
 
-    func writeBool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    /// Writes an integer's decimal digits straight into the buffer, without making a `String`.
-    func writeInteger<I: BinaryInteger>(_ value: I) {
-        if let small = Int64(exactly: value) {
-            writeInt64(small)
-        } else {
-            bytes.append(contentsOf: String(value).utf8)
-        }
+    private func topContainer(_ open: () -> Int) -> Int {
+        if let topContainerID { return topContainerID }
+        let id = open()
+        topContainerID = id
+        return id
     }
 
-    private func writeInt64(_ value: Int64) {
-        var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // At most 20 digits; written backwards into a small tuple-free buffer, then copied once.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                count += 1
-                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[(24 - count)...])
-        }
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(JSONStreamEncoder.KeyedContainer<Key>(writer: self, id: topContainer(openObject)))
     }
 
-    func writeDouble(_ value: Double) throws {
-        guard value.isFinite else {
-            throw EncodingError.invalidValue(
-                value,
-                .init(codingPath: [], debugDescription: "\(value) is not representable in JSON")
-            )
-        }
-        if value == value.rounded(.towardZero), abs(value) < 1e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
-        } else {
-            bytes.append(contentsOf: value.description.utf8)
-        }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        JSONStreamEncoder.UnkeyedContainer(writer: self, id: topContainer(openArray))
     }
 
-    func writeFloat(_ value: Float) throws {
-        guard value.isFinite else {
-            throw EncodingError.invalidValue(
-                value,
-                .init(codingPath: [], debugDescription: "\(value) is not representable in JSON")
-            )
-        }
-        bytes.append(contentsOf: value.description.utf8)
-    }
-
-    private func writeDate(_ date: Date) throws {
-        switch dateEncoding {
-        case .deferredToDate: try writeDouble(date.timeIntervalSinceReferenceDate)
-        case .secondsSince1970: try writeDouble(date.timeIntervalSince1970)
-        case .millisecondsSince1970: try writeDouble((date.timeIntervalSince1970 * 1000).rounded())
-        case .iso8601: writeString(date.formatted(.iso8601))
-        }
-    }
-
-    private static let hex = Array("0123456789abcdef".utf8)
-
-    func writeString(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let done: Void? = string.utf8.withContiguousStorageIfAvailable { buffer in
-            appendEscaped(buffer)
-        }
-        if done == nil {
-            var copy = string
-            copy.withUTF8 { appendEscaped($0) }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
-        var start = 0
-        var index = Self.firstEscape(in: buffer, from: 0)
-        while index < buffer.count {
-            let byte = buffer[index]
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
-            start = index + 1
-            bytes.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
-            default:
-                bytes.append(contentsOf: "u00".utf8)
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0x0F)])
-            }
-            index = Self.firstEscape(in: buffer, from: start)
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<buffer.count]))
-    }
-
-    /// The index of the first byte at or after `start` that JSON requires escaped (a control
-    /// character, `"` or `\\`), or `buffer.count`. Scans eight bytes at a time.
-    private static func firstEscape(in buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var index = start
-        if let base = buffer.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while index + 8 <= buffer.count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let quote = word ^ (ones &* 0x22)
-                let slash = word ^ (ones &* 0x5C)
-                // A byte below 0x20, or equal to `"` or `\\`, sets its high bit in `found`.
-                let below = (word &- ones &* 0x20) & ~word
-                let isQuote = (quote &- ones) & ~quote
-                let isSlash = (slash &- ones) & ~slash
-                if (below | isQuote | isSlash) & highs != 0 { break }
-                index += 8
-            }
-        }
-        while index < buffer.count {
-            let byte = buffer[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-            index += 1
-        }
-        return index
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        JSONStreamEncoder.SingleValueContainer(writer: self)
     }
 }

@@ -57,7 +57,7 @@ public struct LoggingMiddleware: Middleware {
     }
 
     private static func withoutQuery(_ request: HTTPRequest) -> String {
-        let text = request.url.absoluteString
+        let text = request.urlString
         return text.firstIndex(of: "?").map { String(text[..<$0]) } ?? text
     }
 

@@ -28,10 +28,21 @@ package enum PercentEncoding {
     /// The dot segments `.` and `..` are encoded too (`%2E`, `%2E%2E`): left as they are, URL
     /// normalisation would remove them and change the path.
     package static func pathSegment(_ string: String) -> String {
-        switch string {
-        case ".": "%2E"
-        case "..": "%2E%2E"
-        default: encode(string, keeping: unreserved, spaceAsPlus: false)
+        var encoded = ""
+        appendPathSegment(string, to: &encoded)
+        return encoded
+    }
+
+    /// Appends `string` encoded as ``pathSegment(_:)`` to `text`, without an intermediate
+    /// string when it needs no encoding (the common case).
+    package static func appendPathSegment(_ string: String, to text: inout String) {
+        let utf8 = string.utf8
+        if utf8.count <= 2, utf8.allSatisfy({ $0 == UInt8(ascii: ".") }), !utf8.isEmpty {
+            text += utf8.count == 1 ? "%2E" : "%2E%2E"
+        } else if isClean(string, keeping: unreserved) {
+            text += string
+        } else {
+            text += encode(string, keeping: unreserved, spaceAsPlus: false)
         }
     }
 
@@ -74,13 +85,13 @@ package enum PercentEncoding {
         return true
     }
 
+    private static func isClean(_ string: String, keeping keep: ByteSet) -> Bool {
+        if let clean = string.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(keep.contains) }) { return clean }
+        return string.utf8.allSatisfy(keep.contains)
+    }
+
     private static func encode(_ string: String, keeping keep: ByteSet, spaceAsPlus: Bool) -> String {
-        var clean = true
-        for byte in string.utf8 where !keep.contains(byte) {
-            clean = false
-            break
-        }
-        if clean { return string }
+        if isClean(string, keeping: keep) { return string }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count * 3)
         append(string, keeping: keep, spaceAsPlus: spaceAsPlus, to: &bytes)
@@ -88,16 +99,23 @@ package enum PercentEncoding {
     }
 
     private static func append(_ string: String, keeping keep: ByteSet, spaceAsPlus: Bool, to bytes: inout [UInt8]) {
-        for byte in string.utf8 {
-            if keep.contains(byte) {
-                bytes.append(byte)
-            } else if spaceAsPlus && byte == 0x20 {
-                bytes.append(UInt8(ascii: "+"))
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
+        var string = string
+        string.withUTF8 { source in
+            // Runs of kept bytes are copied at once; each other byte becomes `+` or `%XX`.
+            var start = 0
+            for index in source.indices where !keep.contains(source[index]) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))
+                start = index + 1
+                let byte = source[index]
+                if spaceAsPlus && byte == 0x20 {
+                    bytes.append(UInt8(ascii: "+"))
+                } else {
+                    bytes.append(UInt8(ascii: "%"))
+                    bytes.append(hexDigits[Int(byte >> 4)])
+                    bytes.append(hexDigits[Int(byte & 0x0F)])
+                }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<source.count]))
         }
     }
 

@@ -75,15 +75,67 @@ public struct QueryParameters: Sendable, Hashable, ExpressibleByDictionaryLitera
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends ``percentEncodedQuery`` to a byte buffer.
+    /// Appends ``percentEncodedQuery`` to a byte buffer: the encoded ``pairs``, written without
+    /// making them.
     package func appendPercentEncodedQuery(to bytes: inout [UInt8]) {
         var first = true
-        for pair in pairs {
-            if !first { bytes.append(UInt8(ascii: "&")) }
-            first = false
-            PercentEncoding.appendQueryComponent(pair.name, to: &bytes)
-            bytes.append(UInt8(ascii: "="))
-            PercentEncoding.appendQueryComponent(pair.value, to: &bytes)
+        for item in items {
+            appendEncoded(item.value, named: item.name, brackets: 0, first: &first, to: &bytes)
+        }
+    }
+
+    /// Appends the pairs one item gives, as ``append(_:named:to:)`` makes them; `brackets` counts
+    /// the `[]` that ``QueryEncoding/ArrayEncoding/brackets`` added to the name.
+    private func appendEncoded(
+        _ value: QueryValue,
+        named name: String,
+        brackets: Int,
+        first: inout Bool,
+        to bytes: inout [UInt8]
+    ) {
+        guard case .array(let values) = value else {
+            appendName(name, brackets: brackets, first: &first, to: &bytes)
+            Self.appendEncodedText(of: value, bools: encoding.bools, to: &bytes)
+            return
+        }
+        switch encoding.arrays {
+        case .repeatedKey:
+            for element in values {
+                appendEncoded(element, named: name, brackets: brackets, first: &first, to: &bytes)
+            }
+        case .brackets:
+            for element in values {
+                appendEncoded(element, named: name, brackets: brackets + 1, first: &first, to: &bytes)
+            }
+        case .commaSeparated:
+            guard !values.isEmpty else { return }
+            appendName(name, brackets: brackets, first: &first, to: &bytes)
+            for (index, element) in values.enumerated() {
+                // The joining `,` is encoded like the rest of the value.
+                if index > 0 { bytes.append(contentsOf: "%2C".utf8) }
+                Self.appendEncodedText(of: element, bools: encoding.bools, to: &bytes)
+            }
+        }
+    }
+
+    /// `&` unless first, the encoded name, its encoded `[]`s, and `=`.
+    private func appendName(_ name: String, brackets: Int, first: inout Bool, to bytes: inout [UInt8]) {
+        if !first { bytes.append(UInt8(ascii: "&")) }
+        first = false
+        PercentEncoding.appendQueryComponent(name, to: &bytes)
+        for _ in 0..<brackets { bytes.append(contentsOf: "%5B%5D".utf8) }
+        bytes.append(UInt8(ascii: "="))
+    }
+
+    /// A scalar's text encoded (an array's is empty, as in ``pairs``).
+    private static func appendEncodedText(
+        of value: QueryValue, bools: QueryEncoding.BoolEncoding, to bytes: inout [UInt8]
+    ) {
+        switch value {
+        case .string(let text): PercentEncoding.appendQueryComponent(text, to: &bytes)
+        case .bool, .int: bytes.append(contentsOf: (value.text(bools: bools) ?? "").utf8)
+        case .double(let number): PercentEncoding.appendQueryComponent(number.description, to: &bytes)
+        case .array: break
         }
     }
 

@@ -52,7 +52,12 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible, Expressi
 
         /// Appends a value as one percent-encoded path segment.
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
-            encoded += PercentEncoding.pathSegment(value.description)
+            PercentEncoding.appendPathSegment(value.description, to: &encoded)
+        }
+
+        /// Appends text as one percent-encoded path segment.
+        public mutating func appendInterpolation(_ value: String) {
+            PercentEncoding.appendPathSegment(value, to: &encoded)
         }
 
         /// Appends text that is already a valid encoded path fragment, without encoding it.

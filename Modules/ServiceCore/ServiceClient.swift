@@ -127,19 +127,9 @@ public struct ServiceClient<S: Service>: Sendable {
         guard PercentEncoding.isValidEncodedPath(path) else {
             throw failure(.invalidRequest, service, "the path \"\(path)\" has characters a URL path cannot hold")
         }
-        var text: [UInt8] = []
-        text.reserveCapacity(prefix.utf8.count + path.utf8.count + 64)
-        text.append(contentsOf: prefix.utf8)
-        if !path.isEmpty && path.utf8.first != UInt8(ascii: "/") { text.append(UInt8(ascii: "/")) }
-        text.append(contentsOf: path.utf8)
-        if let query = encoded.query, !query.isEmpty {
-            text.append(UInt8(ascii: "?"))
-            query.appendPercentEncodedQuery(to: &text)
-        }
-        let urlText = String(decoding: text, as: UTF8.self)
-        guard let url = URL(string: urlText) else {
-            throw failure(.invalidRequest, service, "\"\(urlText)\" is not a valid URL")
-        }
+        // No URL parsing per request: the prefix was checked when the client was made, the path
+        // holds only RFC 3986 path characters and the query only unreserved ones and escapes.
+        let urlText = RequestURL.join(prefix: prefix, path: path, query: encoded.query)
         let headers = Self.mergeHeaders(
             defaults: configuration.defaultHeaders,
             contentType: encoded.contentType,
@@ -147,7 +137,7 @@ public struct ServiceClient<S: Service>: Sendable {
         )
         return HTTPRequest(
             method: service.method,
-            url: url,
+            checkedURLString: urlText,
             headers: headers,
             body: encoded.body,
             timeout: service.policy.timeout
@@ -160,14 +150,13 @@ public struct ServiceClient<S: Service>: Sendable {
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(defaults.count + service.count + 1)
         fields.append(contentsOf: defaults.fields)
-        var merged = HTTPHeaders(fields)
         if let contentType {
-            merged.replaceOrAdd(name: "Content-Type", value: contentType)
+            HTTPHeaders.replaceOrAdd(.init(name: "Content-Type", value: contentType), in: &fields)
         }
         for field in service {
-            merged.replaceOrAdd(name: field.name, value: field.value)
+            HTTPHeaders.replaceOrAdd(field, in: &fields)
         }
-        return merged
+        return HTTPHeaders(fields)
     }
 
     /// Sends a case and returns the raw response after status validation.

@@ -102,7 +102,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var text = "\(module).\(operation): \(code): \(message)"
         if let request {
-            text += " (\(request.method) \(Self.redactedURL(request.url))"
+            text += " (\(request.method) \(Self.redactedURL(request.urlString))"
             text += attempts > 0 ? ", \(attempts) attempt\(attempts == 1 ? "" : "s"))" : ")"
         }
         if let envelope {
@@ -112,8 +112,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The URL without its query, whose values may carry tokens.
-    private static func redactedURL(_ url: URL) -> String {
-        let text = url.absoluteString
-        return text.firstIndex(of: "?").map { String(text[..<$0]) + "?…" } ?? text
+    private static func redactedURL(_ text: String) -> String {
+        text.firstIndex(of: "?").map { String(text[..<$0]) + "?…" } ?? text
     }
 }

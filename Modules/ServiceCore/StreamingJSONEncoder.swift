@@ -36,10 +36,11 @@ public struct StreamingJSONEncoder: JSONBodyEncoder {
     /// Encodes a value as JSON.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let writer = JSONStreamWriter(dateEncoding: dateEncoding)
+        defer { writer.finish() }
         do {
             try writer.encodeValue(value)
             writer.closeAll()
-            if !writer.isOutOfOrder { return Data(writer.bytes) }
+            if !writer.isOutOfOrder { return writer.takeData() }
         } catch  where writer.isOutOfOrder {
             // Re-encoded below.
         }

@@ -46,6 +46,40 @@ struct RequestBuildingTests {
         #expect(url.fragment == nil)
     }
 
+    /// The client no longer parses the URL it builds: its text must parse, to the same text,
+    /// for every base URL form and hostile path segment and query.
+    @Test(arguments: [
+        "https://api.example.com", "https://api.example.com/", "http://127.0.0.1:8081//", "HTTPS://H.Example/Up/",
+        "http://[::1]:9000/p%20q/", "https://h.example/a;b=c/@x:y/",
+    ])
+    func builtURLTextParsesToTheSameURL(base: String) throws {
+        let client = try ServiceClient<DemoService>(baseURL: base, transport: transport)
+        let ids = [
+            "a/b", "../admin", "x?y#z", "two words", "100%", "zoë", "日本", "a\u{0}b", ".", "..", "", "~-._", "+&=;:@",
+        ]
+        for id in ids {
+            for service in [DemoService.profile(id: id), .search(["q": .string(id), id: [.string(id), 1.5e300]])] {
+                let request = try client.makeRequest(service)
+                let parsed = try #require(URL(string: request.urlString), "\(base) \(id)")
+                #expect(parsed.absoluteString == request.urlString)
+                #expect(request.url.absoluteString == request.urlString)
+                #expect(parsed.fragment == nil)
+                #expect(URLComponents(url: parsed, resolvingAgainstBaseURL: false)?.host?.isEmpty == false)
+            }
+        }
+    }
+
+    @Test func settingTheURLReplacesTheText() throws {
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
+        var request = try client.makeRequest(.profile(id: "a b"))
+        #expect(request.urlString == "https://h.example/v1/users/a%20b")
+        request.url = try #require(URL(string: "http://other.example/x?y=1"))
+        #expect(request.urlString == "http://other.example/x?y=1")
+        #expect(request.url.host == "other.example")
+        let made = HTTPRequest(method: .get, url: try #require(URL(string: "https://h.example/p%2Fq")))
+        #expect(made.urlString == "https://h.example/p%2Fq")
+    }
+
     @Test(arguments: [
         "", "api.example.com", "ftp://api.example.com", "https://", "https://h.example?x=1",
         "https://h.example#top", "https://user:pw@h.example", "not a url at all",
@@ -78,6 +112,39 @@ struct RequestBuildingTests {
         #expect(query.percentEncodedQuery == "tag%5B%5D=x&tag%5B%5D=y&on=1")
         query.encoding = QueryEncoding(arrays: .commaSeparated)
         #expect(query.percentEncodedQuery == "tag=x%2Cy&on=true")
+    }
+
+    /// The query text is written without making ``QueryParameters/pairs``; it must still be
+    /// exactly those pairs, each name and value percent-encoded (checked against Foundation's
+    /// encoder with the RFC 3986 unreserved set).
+    @Test(arguments: [
+        QueryEncoding(), QueryEncoding(arrays: .brackets, bools: .numeric),
+        QueryEncoding(arrays: .commaSeparated), QueryEncoding(arrays: .commaSeparated, bools: .numeric),
+    ])
+    func queryTextIsTheEncodedPairs(encoding: QueryEncoding) throws {
+        var query: QueryParameters = [
+            "q": "a b&c=d+e,[x]#é/?", "n": -42, "big": 1e300, "small": -1.5e-7, "on": true, "off": false,
+            "tags": ["x y", ["nested", 7, 0.5], [], false], "empty": [], "na me[]": "", "": "v",
+        ]
+        query.encoding = encoding
+        let unreserved = CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        func encode(_ text: String) throws -> String {
+            try #require(text.addingPercentEncoding(withAllowedCharacters: unreserved))
+        }
+        let expected = try query.pairs.map { try encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+        #expect(query.percentEncodedQuery == expected)
+        let client = try ServiceClient<DemoService>(baseURL: "https://h.example", transport: transport)
+        #expect(try client.makeRequest(.search(query)).urlString == "https://h.example/v1/search?" + expected)
+    }
+
+    @Test func nestedArraysInAQuery() {
+        var query: QueryParameters = ["t": ["a", ["b", "c"], []]]
+        #expect(query.percentEncodedQuery == "t=a&t=b&t=c")
+        query.encoding = QueryEncoding(arrays: .brackets)
+        #expect(query.percentEncodedQuery == "t%5B%5D=a&t%5B%5D%5B%5D=b&t%5B%5D%5B%5D=c")
+        query.encoding = QueryEncoding(arrays: .commaSeparated)
+        #expect(query.percentEncodedQuery == "t=a%2C%2C")
     }
 
     @Test func jsonBodyIsEncodedWithContentType() throws {
