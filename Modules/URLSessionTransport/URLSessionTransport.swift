@@ -50,8 +50,9 @@ public final class URLSessionTransport: Transport {
     ///   (the calling task was cancelled; the data task is cancelled), `connectionFailed`,
     ///   `connectionClosed`, `responseTooLarge`, `shutDown`, or `other`.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let urlRequest = try makeURLRequest(request)
-        let summary = "\(request.method) \(URLSessionTransport.summary(of: request.url))"
+        let url = request.url  // parsed once: `HTTPRequest` keeps its URL as text
+        let urlRequest = try makeURLRequest(request, url: url)
+        let summary = "\(request.method) \(URLSessionTransport.summary(of: url))"
         if Task.isCancelled { throw TransportError(.cancelled, "\(summary) was cancelled before it was sent") }
         let task = session.dataTask(with: urlRequest)
         let id = task.taskIdentifier
@@ -87,12 +88,12 @@ public final class URLSessionTransport: Transport {
         session.invalidateAndCancel()
     }
 
-    private func makeURLRequest(_ request: HTTPRequest) throws -> URLRequest {
-        let scheme = request.url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https", request.url.host?.isEmpty == false else {
+    private func makeURLRequest(_ request: HTTPRequest, url: URL) throws -> URLRequest {
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
             throw TransportError(
                 .invalidRequest,
-                "only absolute http and https URLs can be sent, not '\(URLSessionTransport.summary(of: request.url))'"
+                "only absolute http and https URLs can be sent, not '\(URLSessionTransport.summary(of: url))'"
             )
         }
         for field in request.headers where field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) {
@@ -102,7 +103,7 @@ public final class URLSessionTransport: Transport {
         guard registry.isAccepting else {
             throw TransportError(.shutDown, "the transport was shut down before \(request.method) was sent")
         }
-        var urlRequest = URLRequest(url: request.url)
+        var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         urlRequest.httpShouldHandleCookies = false

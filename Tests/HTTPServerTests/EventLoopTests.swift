@@ -92,9 +92,11 @@ struct EventLoopTests {
             if !accepted { continuation.resume(returning: false) }
         }
         #expect(ranOnLoop)
-        #expect(!stopped.load(ordering: .relaxed))
+        let stoppedBefore = stopped.load(ordering: .relaxed)
+        #expect(!stoppedBefore)
         await server.shutdown(gracePeriod: .milliseconds(100))
-        #expect(stopped.load(ordering: .relaxed))
+        let stoppedAfter = stopped.load(ordering: .relaxed)
+        #expect(stoppedAfter)
         #expect(!handedOver.execute {})
     }
 }
