@@ -23,6 +23,11 @@ extension SandboxUpstreams {
         public var threadCount: Int
         /// Where the upstreams log (refused signatures at `notice`, every answer at `debug`).
         public var logger: Logger
+        /// The most signature nonces each upstream remembers at once (100 000 unless given): a
+        /// nonce is kept until its signature could no longer be accepted, about 91 s, and a new
+        /// one beyond the limit is refused with 503, never forgotten early. Sustained signed load
+        /// above about capacity / 91 requests per second per upstream needs a larger value.
+        public var replayCapacity: Int = 100_000
         /// Whether every request's signature is checked: always, except for `sandbox-upstreams
         /// --no-verify` (benchmarks against a proxy that cannot sign). Not public on purpose.
         var verifiesSignatures = true

@@ -104,7 +104,9 @@ public final class SandboxUpstreams: Sendable {
     ) throws(SandboxError) -> HTTPServer {
         let gate: SignatureGate
         do {
-            gate = try SignatureGate(key: key.signingKey, clock: clock)
+            gate = try SignatureGate(
+                key: key.signingKey, replayGuard: InMemoryReplayGuard(capacity: configuration.replayCapacity),
+                clock: clock)
         } catch {
             throw SandboxError(.invalidKey, service: service, error.message)
         }

@@ -7,13 +7,6 @@ public import Foundation
 /// `URL` when ``url`` is read. Transports and middlewares that need only the text read
 /// ``urlString``, which never parses.
 public struct HTTPRequest: Sendable {
-    /// Where the URL is kept.
-    private enum Location: Sendable {
-        case url(URL)
-        /// Absolute `http(s)` URL text that `URL(string:)` accepts, built by the client.
-        case text(String)
-    }
-
     /// The method.
     public var method: HTTPMethod
     /// The header fields, in order. Transports send them as given.
@@ -23,7 +16,12 @@ public struct HTTPRequest: Sendable {
     /// How long the transport may take for this attempt, or `nil` for the transport's default.
     public var timeout: Duration?
 
-    private var location: Location
+    /// The URL's text; always set.
+    private var text: String
+    /// The `URL` the request was made from, or `nil` for text built by the client. Two plain
+    /// stored properties rather than an enum: copying a request (every middleware does) stays a
+    /// pair of retains, without a call to an outlined copy of a multi-payload enum.
+    private var parsed: URL?
 
     /// The absolute URL, already percent-encoded.
     ///
@@ -31,36 +29,28 @@ public struct HTTPRequest: Sendable {
     /// URL parser, about a third of a microsecond); setting it replaces the URL.
     public var url: URL {
         get {
-            switch location {
-            case .url(let url):
-                return url
-            case .text(let text):
-                // The client builds the text from a base URL Foundation parsed, a path of RFC 3986
-                // path characters and a query of unreserved characters and escapes: it always
-                // parses (the request building tests check hostile inputs).
-                guard let url = URL(string: text) else {
-                    preconditionFailure("a URL built by ServiceClient does not parse")
-                }
-                return url
+            if let parsed { return parsed }
+            // The client builds the text from a base URL Foundation parsed, a path of RFC 3986
+            // path characters and a query of unreserved characters and escapes: it always
+            // parses (the request building tests check hostile inputs).
+            guard let url = URL(string: text) else {
+                preconditionFailure("a URL built by ServiceClient does not parse")
             }
+            return url
         }
-        set { location = .url(newValue) }
+        set {
+            parsed = newValue
+            text = newValue.absoluteString
+        }
     }
 
     /// The absolute URL's text, exactly as sent: `url.absoluteString`, without parsing it when
     /// the request was built by ``ServiceClient``.
-    public var urlString: String {
-        switch location {
-        case .url(let url): url.absoluteString
-        case .text(let text): text
-        }
-    }
+    public var urlString: String { text }
 
     /// The URL text when the request was built by ``ServiceClient`` (absolute `http(s)` with a
     /// host, checked there), else `nil`: transports may send it without checking it again.
-    package var checkedURLString: String? {
-        if case .text(let text) = location { text } else { nil }
-    }
+    package var checkedURLString: String? { parsed == nil ? text : nil }
 
     /// Creates a request.
     public init(
@@ -71,7 +61,8 @@ public struct HTTPRequest: Sendable {
         timeout: Duration? = nil
     ) {
         self.method = method
-        self.location = .url(url)
+        self.text = url.absoluteString
+        self.parsed = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
@@ -87,7 +78,8 @@ public struct HTTPRequest: Sendable {
         timeout: Duration?
     ) {
         self.method = method
-        self.location = .text(checkedURLString)
+        self.text = checkedURLString
+        self.parsed = nil
         self.headers = headers
         self.body = body
         self.timeout = timeout

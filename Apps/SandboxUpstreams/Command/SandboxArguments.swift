@@ -14,6 +14,8 @@ struct SandboxArguments: Equatable {
     var faults = FaultSettings.none
     /// The fault generators' seed (`--fault-seed`).
     var faultSeed: UInt64?
+    /// The most nonces each upstream remembers (`--replay-capacity`), or `nil` for the default.
+    var replayCapacity: Int?
     /// Whether the upstreams check signatures: `true` unless `--no-verify` (benchmarks only) is given.
     var verifiesSignatures = true
     /// Whether `--help` was given.
@@ -41,6 +43,9 @@ struct SandboxArguments: Equatable {
           --reset-rate R        Drop this fraction of connections (0-1; answered as 503 with
                                 Connection: close, as the HTTP server cannot drop silently).
           --fault-seed N        Seed of the fault generators, to repeat a run's faults.
+          --replay-capacity N   Remember at most N signature nonces per upstream (1-100000000,
+                                default 100000); each is kept about 91 s, so sustained signed
+                                load above N / 91 requests/s per upstream is refused with 503.
           --no-verify           FOR BENCHMARKS ONLY: accept every request without checking its
                                 signature (for a proxy that cannot sign, such as nginx). Prints a
                                 warning. Off by default; never use it for anything else.
@@ -93,6 +98,12 @@ struct SandboxArguments: Equatable {
                 result.faults.latency = .milliseconds(milliseconds)
             case "--error-rate": result.faults.errorRate = try rate(name, value())
             case "--reset-rate": result.faults.resetRate = try rate(name, value())
+            case "--replay-capacity":
+                let text = try value()
+                guard let capacity = Int(text), (1...100_000_000).contains(capacity) else {
+                    throw SandboxUsageError("--replay-capacity must be an integer from 1 to 100000000, got \"\(text)\"")
+                }
+                result.replayCapacity = capacity
             case "--no-verify":
                 try flagWithoutValue()
                 result.verifiesSignatures = false

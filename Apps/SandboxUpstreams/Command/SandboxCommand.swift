@@ -55,6 +55,7 @@ public enum SandboxCommand {
             host: parsed.host, userPort: parsed.userPort, feedPort: parsed.feedPort, paymentPort: parsed.paymentPort)
         for service in SandboxService.allCases { configuration.faults[service] = parsed.faults }
         if let seed = parsed.faultSeed { configuration.faultSeed = seed }
+        if let capacity = parsed.replayCapacity { configuration.replayCapacity = capacity }
         if !parsed.verifiesSignatures {
             configuration.verifiesSignatures = false
             writeError(noVerifyWarning)

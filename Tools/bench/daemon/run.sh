@@ -5,6 +5,7 @@
 #   ROUNDS=5 Tools/bench/daemon/run.sh            # more interleaved proxy rounds
 #   ONLY=proxy Tools/bench/daemon/run.sh          # one part: proxy, home, rss or start
 #   SKIP_BUILD=1 Tools/bench/daemon/run.sh        # reuse the release binaries already built
+#   REPLAY_CAPACITY=N, REPLAY_WINDOW=S            # the verifying upstream's nonce limit (see part 1)
 #
 # 1. proxy: GET /v1/users/bob through swiftyd (live mode, signing) to a sandbox user upstream
 #    (verifying), against nginx proxy_pass (upstream keepalive) to a second sandbox user upstream
@@ -35,6 +36,7 @@ WRK_CORE=${WRK_CORE:-1}
 ONLY=${ONLY:-all}
 SKIP_BUILD=${SKIP_BUILD:-0}
 TOKEN=${TOKEN:-sandbox-alice}
+REPLAY_CAPACITY=${REPLAY_CAPACITY:-1000000}
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
@@ -218,7 +220,7 @@ stop "$SB_PID"
 # 1. swiftyd against nginx proxy_pass, same upstream code, same cores.
 if [ "$ONLY" = all ] || [ "$ONLY" = proxy ]; then
     echo "== 1. GET /v1/users/bob: swiftyd (signing, live mode) vs nginx proxy_pass" >&2
-    start_sandbox verified --keys "$WORK/keys"
+    start_sandbox verified --keys "$WORK/keys" --replay-capacity "$REPLAY_CAPACITY"
     V_PID=$SB_PID V_USER=$SB_USER
     write_live_config "$WORK/live.json" "$SB_USER" "$SB_FEED" "$SB_PAYMENT"
     start_sandbox unverified --keys "$WORK/keys" --no-verify
@@ -276,11 +278,12 @@ CONF
     run_wrk "$WORK/warm-s" "$CONNECTIONS" 2s "$S_URL"
     # The verifying upstream remembers each nonce until the signature can no longer be accepted
     # (its `expires`, 60 s after signing, plus 30 s of allowed skew, plus 1 s) and holds at most
-    # 100 000: beyond that it refuses valid requests with 503. So each swiftyd round starts at
-    # least REPLAY_WINDOW seconds after the previous swiftyd round ended, when every nonce it
-    # sent has been forgotten; the warm-up (2 s) and one round (10 s) fit in 100 000 below
-    # about 8 000 req/s. (Errors are counted and fail the floor, so an overflow cannot pass.)
-    REPLAY_WINDOW=${REPLAY_WINDOW:-93}
+    # REPLAY_CAPACITY (default 1 000 000 here, 100 000 in the sandbox): beyond that it refuses
+    # valid requests with 503. One million holds the warm-up and three rounds up to about
+    # 30 000 req/s; for more, raise it or set REPLAY_WINDOW (seconds) so that each swiftyd round
+    # starts that long after the previous one ended, when its nonces are forgotten (93 s covers
+    # it). Errors are counted and fail the floor, so an overflow cannot pass.
+    REPLAY_WINDOW=${REPLAY_WINDOW:-0}
     SWIFTYD_LOAD_END=0
     replay_pause() {
         local wait=$((SWIFTYD_LOAD_END + REPLAY_WINDOW - EPOCHSECONDS))
