@@ -199,12 +199,13 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     private func runDueTimers(now: ContinuousClock.Instant) {
         // Bounded: timers scheduled by the handlers below wait for the next turn.
         for _ in 0..<timers.count {
-            guard
-                let index = timers.indices.filter({ timers[$0].deadline <= now }).min(by: {
-                    timers[$0].deadline < timers[$1].deadline
-                })
-            else { return }
-            let timer = timers.remove(at: index)
+            var due: Int?
+            for index in timers.indices where timers[index].deadline <= now {
+                if let earliest = due, timers[earliest].deadline <= timers[index].deadline { continue }
+                due = index
+            }
+            guard let due else { return }
+            let timer = timers.remove(at: due)
             timer.handler()
         }
     }
@@ -239,10 +240,11 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         var nextSweep = sweepInterval.map { clock.now + $0 }
         while !stopRequested.load(ordering: .relaxed) {
             runQueuedJobs()
-            runDueTimers(now: clock.now)
-            if let due = nextSweep, let interval = sweepInterval, clock.now >= due {
+            let turn = clock.now
+            if !timers.isEmpty { runDueTimers(now: turn) }
+            if let due = nextSweep, let interval = sweepInterval, turn >= due {
                 _ = core.expireOverdue()
-                nextSweep = clock.now + interval
+                nextSweep = turn + interval
             }
             _ = MHD_run(daemon)
             var timeout: Int32 = 1000
