@@ -69,7 +69,7 @@ final class CurlTransfer: @unchecked Sendable {
         method = request.method
         timeoutMilliseconds = (request.timeout ?? configuration.defaultTimeout).curlMilliseconds
         maxResponseBodySize = configuration.maxResponseBodySize
-        let sendsBody = request.body != nil || ["POST", "PUT", "PATCH"].contains(request.method.rawValue)
+        let sendsBody = request.body != nil || request.method == .post || request.method == .put || request.method == .patch
         body = sendsBody ? (request.body ?? Data()) : nil
         headerList = try CurlTransfer.makeHeaderList(request.headers, sendsBody: sendsBody)
         headers.reserveCapacity(12)
@@ -92,18 +92,29 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Builds the curl header list: every field exactly as given, plus empty entries that stop
     /// libcurl from adding `Expect: 100-continue`, `Accept: */*` and a form `Content-Type` on its own.
+    ///
+    /// Each line is assembled as bytes in one scratch buffer and copied by `curl_slist_append`;
+    /// the three names libcurl would add are noticed in the same pass.
     private static func makeHeaderList(
         _ headers: HTTPHeaders,
         sendsBody: Bool
     ) throws -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
-        func append(_ line: String) throws {
-            guard let appended = curl_slist_append(list, line) else {
+        var line: [CChar] = []
+        line.reserveCapacity(256)
+        func append() throws {
+            line.append(0)
+            let appended = line.withUnsafeBufferPointer { curl_slist_append(list, $0.baseAddress) }
+            line.removeAll(keepingCapacity: true)
+            guard let appended else {
                 curl_slist_free_all(list)
                 throw TransportError(.other, "out of memory building the request headers")
             }
             list = appended
         }
+        var hasExpect = false
+        var hasAccept = false
+        var hasContentType = false
         for field in headers {
             guard isToken(field.name) else {
                 curl_slist_free_all(list)
@@ -116,25 +127,42 @@ final class CurlTransfer: @unchecked Sendable {
                     "the value of header '\(field.name)' contains a line break or NUL byte"
                 )
             }
+            let name = field.name.utf8
+            if name.count == 6 {
+                if field.name.equalsIgnoringASCIICase("Expect") {
+                    hasExpect = true
+                } else if field.name.equalsIgnoringASCIICase("Accept") {
+                    hasAccept = true
+                }
+            } else if name.count == 12, field.name.equalsIgnoringASCIICase("Content-Type") {
+                hasContentType = true
+            }
+            for byte in name { line.append(CChar(bitPattern: byte)) }
             // "Name;" is how libcurl is told to send a header with an empty value.
-            let value = CurlTransfer.trimmingSpaces(field.value)
-            try append(value.isEmpty ? "\(field.name);" : "\(field.name): \(value)")
+            let value = field.value.utf8
+            var lower = value.startIndex
+            var upper = value.endIndex
+            while lower < upper, value[lower] == 32 || value[lower] == 9 { lower = value.index(after: lower) }
+            while upper > lower, value[value.index(before: upper)] == 32 || value[value.index(before: upper)] == 9 {
+                upper = value.index(before: upper)
+            }
+            if lower == upper {
+                line.append(CChar(bitPattern: UInt8(ascii: ";")))
+            } else {
+                line.append(CChar(bitPattern: UInt8(ascii: ":")))
+                line.append(CChar(bitPattern: UInt8(ascii: " ")))
+                for byte in value[lower..<upper] { line.append(CChar(bitPattern: byte)) }
+            }
+            try append()
         }
-        if !headers.contains("Expect") { try append("Expect:") }
-        if !headers.contains("Accept") { try append("Accept:") }
-        if sendsBody, !headers.contains("Content-Type") { try append("Content-Type:") }
+        func appendEmpty(_ name: StaticString) throws {
+            name.withUTF8Buffer { for byte in $0 { line.append(CChar(bitPattern: byte)) } }
+            try append()
+        }
+        if !hasExpect { try appendEmpty("Expect:") }
+        if !hasAccept { try appendEmpty("Accept:") }
+        if sendsBody, !hasContentType { try appendEmpty("Content-Type:") }
         return list
-    }
-
-    /// `text` without leading and trailing spaces and tabs (no copy when there are none).
-    static func trimmingSpaces(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard let first = utf8.first, let last = utf8.last, first == 32 || first == 9 || last == 32 || last == 9
-        else { return text }
-        guard let start = utf8.firstIndex(where: { $0 != 32 && $0 != 9 }),
-            let end = utf8.lastIndex(where: { $0 != 32 && $0 != 9 })
-        else { return "" }
-        return String(text[start...end])
     }
 
     /// Whether `text` is an RFC 9110 token (method and header names).

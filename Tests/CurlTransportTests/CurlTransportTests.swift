@@ -68,6 +68,32 @@ struct CurlTransportTests {
         }
     }
 
+    /// Names are matched without regard to case, values are sent without surrounding spaces and
+    /// tabs, and a value of only blanks is an empty value.
+    @Test func headerNamesAnyCaseAndValuesTrimmed() async throws {
+        try await withTransport { transport in
+            try await withLoopbackServer(handler: TransportConformance.handle) { server in
+                let response = try await transport.send(
+                    HTTPRequest(
+                        method: .put,
+                        url: server.url("/inspect"),
+                        headers: [
+                            "accept": " text/csv\t", "CONTENT-TYPE": "text/plain", "eXpect": "",
+                            "X-Padded": "  a b  ", "X-Blank": " \t ",
+                        ],
+                        body: Data("x".utf8)
+                    )
+                )
+                let headers = try inspect(response)
+                #expect(headers["accept"] == ["text/csv"])
+                #expect(headers["content-type"] == ["text/plain"])
+                #expect(headers["expect"] == [""])
+                #expect(headers["x-padded"] == ["a b"])
+                #expect(headers["x-blank"] == [""])
+            }
+        }
+    }
+
     @Test(arguments: [
         "ftp://127.0.0.1/file", "file:///etc/passwd", "/relative/path", "http:///no-host",
     ])
