@@ -69,7 +69,8 @@ final class CurlTransfer: @unchecked Sendable {
         method = request.method
         timeoutMilliseconds = (request.timeout ?? configuration.defaultTimeout).curlMilliseconds
         maxResponseBodySize = configuration.maxResponseBodySize
-        let sendsBody = request.body != nil || request.method == .post || request.method == .put || request.method == .patch
+        let sendsBody =
+            request.body != nil || request.method == .post || request.method == .put || request.method == .patch
         body = sendsBody ? (request.body ?? Data()) : nil
         headerList = try CurlTransfer.makeHeaderList(request.headers, sendsBody: sendsBody)
         headers.reserveCapacity(12)
