@@ -2,7 +2,8 @@ import CCurl
 
 /// One libcurl easy handle and its error buffer, reused across transfers.
 ///
-/// Owned and touched by the curl thread only (see ``CurlMultiLoop``).
+/// Owned and touched by the thread that drives its multi handle only (``CurlMultiLoop``'s own
+/// thread, or the event loop of a ``CurlLoopDriver``).
 final class CurlEasyHandle {
     /// The `CURL *`.
     let raw: UnsafeMutableRawPointer

@@ -2,8 +2,8 @@ import Foundation
 
 /// A growable byte buffer in `malloc` memory that hands its bytes to `Data` without a copy.
 ///
-/// Used on the curl thread only: the write callback appends into it, and the finished body becomes
-/// `Data(bytesNoCopy:count:deallocator: .free)`.
+/// Used on the thread that drives the transfer only (the curl thread or an event loop): the write
+/// callback appends into it, and the finished body becomes `Data(bytesNoCopy:count:deallocator: .free)`.
 struct CurlResponseBuffer: ~Copyable {
     private var base: UnsafeMutableRawPointer?
     private(set) var count = 0

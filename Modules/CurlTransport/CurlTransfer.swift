@@ -5,12 +5,13 @@ import Synchronization
 
 /// One request on its way through libcurl: what to send, and the response as it arrives.
 ///
-/// Created by the calling task, then handed to the curl thread through ``CurlMultiLoop``'s locked
-/// queue, after which only the curl thread reads or writes its mutable state; the queue's lock
-/// orders the hand-over. `cancelRequested` is the one field both sides touch, and it is atomic.
-/// That is why `@unchecked Sendable` is safe here.
+/// Created by the calling task, then handed to the thread that drives it: the curl thread through
+/// ``CurlMultiLoop``'s locked queue (whose lock orders the hand-over), or, from an event loop's
+/// thread, a ``CurlLoopDriver`` on that same thread. Only that thread then reads or writes its
+/// mutable state. `cancelRequested` is the one field both sides touch, and it is atomic. That is
+/// why `@unchecked Sendable` is safe here.
 final class CurlTransfer: @unchecked Sendable {
-    /// Where the transfer is, as seen by the curl thread.
+    /// Where the transfer is, as seen by the thread that drives it.
     enum State {
         case queued
         case running
