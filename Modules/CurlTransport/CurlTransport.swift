@@ -3,10 +3,13 @@ import Synchronization
 
 /// A ``ServiceCore/Transport`` on libcurl's multi interface: the fast path for a backend.
 ///
-/// One dedicated thread owns one libcurl multi handle and drives every transfer on it; requests
-/// reach that thread through a locked queue and a wake-up, so a call to ``send(_:)`` costs one
-/// hand-over each way. Connections are kept alive and pooled per host, easy handles are reused,
-/// HTTP/2 is used over TLS when the server offers it, and cookies and redirects are off.
+/// Called from an HTTP server's network thread (an ``ServiceCore/IOEventLoop``), a request runs
+/// on that thread's loop: libcurl's sockets are watched there, and the caller resumes there, with
+/// no hand-over between threads (see ``Configuration/usesCallerEventLoop``). From anywhere else,
+/// one dedicated thread owns one libcurl multi handle and drives the transfer; requests reach it
+/// through a locked queue and a wake-up, so a call costs one hand-over each way. Connections are
+/// kept alive and pooled per host, easy handles are reused, HTTP/2 is used over TLS when the
+/// server offers it, and cookies and redirects are off.
 ///
 /// ```swift
 /// let transport = CurlTransport(configuration: .sized(forConcurrency: 64))
@@ -15,8 +18,9 @@ import Synchronization
 /// ```
 ///
 /// Create one per process (or per group of upstreams) and share it: it is `Sendable`, and every
-/// instance has its own thread and connection pool. Call ``shutdown(gracePeriod:)`` when done;
-/// dropping the last reference also stops the thread, without waiting.
+/// instance has its own thread and connection pool, and one more pool per event loop it runs on.
+/// Call ``shutdown(gracePeriod:)`` when done; dropping the last reference also stops the thread
+/// and the loops' transfers, without waiting.
 public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration
