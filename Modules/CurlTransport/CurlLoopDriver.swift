@@ -33,8 +33,9 @@ final class CurlLoopDriver: @unchecked Sendable {
         swifty_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
         swifty_curl_multi_setopt_timer_callback(multi, CurlLoopDriver.timerCallback)
         swifty_curl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context)
-        // The loop keeps the driver alive until it closes: in-flight transfers end with the loop.
-        loop.whenStopping { [self] in close() }
+        // In-flight transfers end with the loop. Weak: a driver closed earlier (its transport shut
+        // down) is freed; only this small closure stays with the loop.
+        loop.whenStopping { [weak self] in self?.close() }
     }
 
     /// Starts a transfer (loop thread); it is finished with `shutDown` after a shutdown.
