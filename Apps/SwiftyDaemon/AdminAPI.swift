@@ -1,4 +1,5 @@
 import HTTPServer
+import ServiceCore
 
 /// The admin endpoints: `/livez` (the process answers), `/readyz` (503 while starting and
 /// draining), `/metrics` (Prometheus text format 0.0.4).

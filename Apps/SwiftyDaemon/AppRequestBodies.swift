@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ServiceCore
 
 /// `POST /v1/posts`: `{"text": "...", "attachments": [{"fileName", "contentType", "data"}]}`,
 /// `data` in base64. Unknown fields are refused.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ServiceCore
 import UserModule
 
 /// Turns `Authorization: Bearer <token>` into a user id through the user domain's

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import ServiceCore
 import Synchronization
 
 /// The C callbacks handed to libmicrohttpd. They are static functions (never closures) so they
@@ -84,12 +85,12 @@ enum MHDCallbacks {
         context.headerBytes += keySize + valueSize + 4
         context.headers.add(name: name, value: text)
         switch keySize {
-        case 4 where ServerHeaders.namesEqual(name, "Host"):
+        case 4 where name.equalsIgnoringASCIICase("Host"):
             context.hostCount += 1
-        case 14 where ServerHeaders.namesEqual(name, "Content-Length"):
+        case 14 where name.equalsIgnoringASCIICase("Content-Length"):
             context.contentLengthCount += 1
             context.contentLength = text
-        case 17 where ServerHeaders.namesEqual(name, "Transfer-Encoding"):
+        case 17 where name.equalsIgnoringASCIICase("Transfer-Encoding"):
             context.transferEncoding = text
         default:
             break

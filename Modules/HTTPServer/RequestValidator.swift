@@ -1,4 +1,5 @@
 import Foundation
+import ServiceCore
 
 /// The checks every request head passes before it reaches a handler.
 ///
@@ -62,7 +63,7 @@ enum RequestValidator {
             if context.contentLengthCount > 0 {
                 return .badRequest("The request has both Content-Length and Transfer-Encoding.")
             }
-            guard ServerHeaders.namesEqual(transferEncoding, "chunked") else {
+            guard transferEncoding.equalsIgnoringASCIICase("chunked") else {
                 return .badRequest("The only transfer coding accepted is chunked.")
             }
         }

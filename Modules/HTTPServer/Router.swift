@@ -1,3 +1,5 @@
+import ServiceCore
+
 /// Routes requests by method and path pattern to handlers; it is itself a handler.
 ///
 /// Patterns are paths whose segments are literals or `:name` parameters, for example

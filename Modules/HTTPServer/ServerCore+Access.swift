@@ -1,6 +1,7 @@
 import AppLogging
 import CMicroHTTPD
 import Foundation
+import ServiceCore
 import Synchronization
 
 extension ServerCore {
@@ -170,7 +171,7 @@ extension ServerCore {
             if ServerHeaders.isConnectionSpecific(field.name) {
                 // Framing and connection fields are the server's: a proxied upstream's
                 // `Transfer-Encoding` or `Connection: keep-alive` must not reach the client.
-                if ServerHeaders.namesEqual(field.name, "Connection"), field.value.lowercased().contains("close") {
+                if field.name.equalsIgnoringASCIICase("Connection"), field.value.lowercased().contains("close") {
                     close = true
                 }
                 continue

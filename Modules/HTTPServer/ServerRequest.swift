@@ -1,4 +1,5 @@
 public import Foundation
+public import ServiceCore
 
 /// One HTTP request as the server received it.
 ///

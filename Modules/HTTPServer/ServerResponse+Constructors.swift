@@ -1,4 +1,5 @@
 public import Foundation
+import ServiceCore
 
 extension ServerResponse {
     /// A 200 JSON response from an `Encodable` value; a 500 problem if the value cannot be encoded.

@@ -1,4 +1,5 @@
 public import Foundation
+public import ServiceCore
 
 /// The answer a handler gives to one request.
 ///

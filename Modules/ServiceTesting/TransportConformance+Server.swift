@@ -18,7 +18,7 @@ extension TransportConformance {
             method: request.method,
             target: request.target,
             path: request.path,
-            headers: request.headers.fields.map { ($0.name, $0.value) },
+            headers: request.headers,
             body: request.body,
             wait: { try? await Task.sleep(for: $0) }
         )
@@ -37,7 +37,7 @@ extension TransportConformance {
             method: request.method.rawValue,
             target: target,
             path: path,
-            headers: request.headers.fields.map { ($0.name, $0.value) },
+            headers: request.headers,
             body: request.body ?? Data(),
             wait: { try await MockTransport.wait($0, for: request) }
         )
@@ -69,7 +69,7 @@ extension TransportConformance {
         method: String,
         target: String,
         path: String,
-        headers: [(String, String)],
+        headers: HTTPHeaders,
         body: Data,
         wait: (Duration) async throws -> Void
     ) async rethrows -> Answer {
@@ -89,7 +89,7 @@ extension TransportConformance {
             let inspection = Inspection(
                 method: method,
                 target: target,
-                headers: headers.map { [$0.0, $0.1] },
+                headers: headers.map { [$0.name, $0.value] },
                 bodyLength: body.count
             )
             let encoded = (try? JSONEncoder().encode(inspection)) ?? Data()

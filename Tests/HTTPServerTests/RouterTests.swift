@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import ServiceCore
 
 struct RouterTests {
     static func makeRouter() -> Router {

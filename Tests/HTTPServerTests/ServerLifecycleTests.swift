@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Synchronization
 import Testing
+import ServiceCore
 
 struct ServerLifecycleTests {
     @Test func hundredConcurrentRequests() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ServiceCore
 import Testing
 
 @testable import SandboxUpstreams

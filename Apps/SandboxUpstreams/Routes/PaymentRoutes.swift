@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ServiceCore
 
 /// The payment upstream's routes (`docs/upstreams.md` section 4), with idempotent charges and
 /// refunds.
@@ -133,15 +134,15 @@ extension StoredAnswer {
     /// Keeps a response's status, body and the fields worth repeating.
     init(_ response: ServerResponse) {
         status = response.status
-        headers = response.headers.compactMap { field in
-            ["content-type", "location"].contains(field.name.lowercased())
-                ? Field(name: field.name, value: field.value) : nil
-        }
+        headers = HTTPHeaders(
+            response.headers.fields.filter {
+                $0.name.equalsIgnoringASCIICase("Content-Type") || $0.name.equalsIgnoringASCIICase("Location")
+            })
         body = response.body
     }
 
     /// The kept answer as a response.
     var response: ServerResponse {
-        ServerResponse(status: status, headers: ServerHeaders(headers.map { ($0.name, $0.value) }), body: body)
+        ServerResponse(status: status, headers: headers, body: body)
     }
 }

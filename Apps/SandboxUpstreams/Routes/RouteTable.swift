@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ServiceCore
 
 /// Builds a ``HTTPServer/Router`` whose handlers may throw a ``Problem``, which becomes the
 /// answer.

@@ -1,17 +1,12 @@
 import Foundation
+import ServiceCore
 
 /// An answer kept for an idempotency key: what the first request got, byte for byte.
 struct StoredAnswer: Sendable, Equatable {
     var status: Int
     /// The fields to repeat (`Content-Type`, `Location`).
-    var headers: [Field]
+    var headers: HTTPHeaders
     var body: Data
-
-    /// One header field.
-    struct Field: Sendable, Equatable {
-        var name: String
-        var value: String
-    }
 }
 
 /// What became of an idempotent operation.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ServiceCore
 
 /// An RFC 9457 problem answer of the upstream contract: a ``ProblemCode`` and a detail for a
 /// person, thrown by request handling and turned into an `application/problem+json` response.

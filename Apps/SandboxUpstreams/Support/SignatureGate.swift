@@ -21,9 +21,8 @@ struct SignatureGate: Sendable {
     /// The message as the verifier sees it: method, scheme `http`, the raw target, the `Host`
     /// field as authority, the header fields in order, the body.
     static func message(for request: ServerRequest) throws(SigningError) -> SignableMessage {
-        let headers = HTTPHeaders(request.headers.map { ($0.name, $0.value) })
-        return try SignableMessage(
-            method: request.method, scheme: "http", requestTarget: request.target, headers: headers,
+        try SignableMessage(
+            method: request.method, scheme: "http", requestTarget: request.target, headers: request.headers,
             body: request.body.isEmpty ? nil : request.body)
     }
 

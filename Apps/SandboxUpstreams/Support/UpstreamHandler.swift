@@ -1,6 +1,7 @@
 import AppLogging
 import Foundation
 import HTTPServer
+import ServiceCore
 
 /// Answers one upstream's requests: signature first, then injected faults, then the routes;
 /// every problem carries a contract code, and `X-Request-ID` is echoed.
