@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
-import Testing
 import ServiceCore
+import Testing
 
 struct RouterTests {
     static func makeRouter() -> Router {

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPServer
+import ServiceCore
 import Synchronization
 import Testing
-import ServiceCore
 
 struct ServerLifecycleTests {
     @Test func hundredConcurrentRequests() async throws {
