@@ -72,12 +72,7 @@ struct AppRouter {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.requests.increment([route, request.method, String(response.status)])
         metrics.requestDuration.observe([route], seconds)
-        let calls: [Logger.MetadataValue] = trace.recorded.map { call in
-            .dictionary([
-                "module": .string(call.module), "operation": .string(call.operation),
-                "outcome": .string(call.outcome), "ms": .string(String(call.milliseconds)),
-            ])
-        }
+        // The metadata is built only when the line is written (an autoclosure).
         accessLog.info(
             "request",
             metadata: [
@@ -86,7 +81,13 @@ struct AppRouter {
                 "route": .string(route),
                 "status": .string(String(response.status)),
                 "duration_ms": .string(Self.milliseconds(seconds)),
-                "upstream": .array(calls),
+                "upstream": .array(
+                    trace.recorded.map { call in
+                        .dictionary([
+                            "module": .string(call.module), "operation": .string(call.operation),
+                            "outcome": .string(call.outcome), "ms": .string(String(call.milliseconds)),
+                        ])
+                    }),
             ]
         )
     }

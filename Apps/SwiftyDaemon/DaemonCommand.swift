@@ -1,5 +1,6 @@
 import AppLogging
 import Foundation
+import HTTPServer
 
 /// `swiftyd`'s whole run: parse, configure, start, wait for a signal, drain. The executable's
 /// `@main` only calls ``run(arguments:environment:)``.

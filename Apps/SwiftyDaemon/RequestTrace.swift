@@ -12,26 +12,30 @@ final class RequestTrace: Sendable {
 
     /// The app request's id, also sent upstream as `X-Request-ID`.
     let requestID: String
-    private let calls = Mutex<[Call]>([])
-    private let pattern = Mutex<String?>(nil)
+    private struct State {
+        var calls: [Call] = []
+        var pattern: String?
+    }
+
+    private let state = Mutex(State())
 
     init(requestID: String) {
         self.requestID = requestID
     }
 
     func record(_ call: Call) {
-        calls.withLock { $0.append(call) }
+        state.withLock { $0.calls.append(call) }
     }
 
-    var recorded: [Call] { calls.withLock { $0 } }
+    var recorded: [Call] { state.withLock { $0.calls } }
 
     /// Records the route pattern that matched the request.
     func matched(_ route: String) {
-        pattern.withLock { $0 = route }
+        state.withLock { $0.pattern = route }
     }
 
     /// The matched route pattern, or `nil` when no route matched.
-    var route: String? { pattern.withLock { $0 } }
+    var route: String? { state.withLock { $0.pattern } }
 
     /// The trace of the app request the current task serves.
     @TaskLocal static var current: RequestTrace?

@@ -71,14 +71,6 @@ package enum LogLineFormatter {
         }
     }
 
-    /// A JSON string literal with the characters RFC 8259 requires escaped.
-    package static func quoted(_ string: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(string.utf8.count + 2)
-        appendQuoted(string, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
     private static func append(_ string: String, to out: inout [UInt8]) {
         var string = string
         string.withUTF8 { out.append(contentsOf: $0) }

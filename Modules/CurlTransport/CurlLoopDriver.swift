@@ -61,11 +61,11 @@ final class CurlLoopDriver: @unchecked Sendable {
     /// Stops taking transfers; those in flight may run until `deadline`, then fail with
     /// `shutDown`; `waiter` resumes once the multi handle is cleaned up (loop thread).
     func shutdown(deadline: ContinuousClock.Instant, waiter: CheckedContinuation<Void, Never>?) {
-        if let waiter {
-            guard !closed else { return waiter.resume() }
-            shutdownWaiters.append(waiter)
+        guard !closed else {
+            waiter?.resume()
+            return
         }
-        guard !closed else { return }
+        if let waiter { shutdownWaiters.append(waiter) }
         accepting = false
         if let shutdownTimer { loop.cancelTimer(shutdownTimer) }
         shutdownTimer = loop.schedule(at: deadline) { [self] in

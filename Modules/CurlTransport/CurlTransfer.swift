@@ -58,13 +58,13 @@ final class CurlTransfer: @unchecked Sendable {
             guard scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else {
                 throw TransportError(
                     .invalidRequest,
-                    "only absolute http and https URLs can be sent, not '\(CurlTransfer.summary(of: url))'"
+                    "only absolute http and https URLs can be sent, not '\(url.errorSummary)'"
                 )
             }
             self.url = url.absoluteString
             requestURL = url
         }
-        guard CurlTransfer.isToken(request.method.rawValue) else {
+        guard HTTPToken.isToken(request.method.rawValue) else {
             throw TransportError(.invalidRequest, "the method '\(request.method)' is not a valid HTTP token")
         }
         method = request.method
@@ -80,7 +80,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// `METHOD scheme://host:port/path` for error messages (no query, no credentials); built only
     /// when needed.
     var summary: String {
-        "\(method) \((requestURL ?? URL(string: url)).map(CurlTransfer.summary(of:)) ?? "<relative URL>")"
+        "\(method) \((requestURL ?? URL(string: url)).map(\.errorSummary) ?? "<relative URL>")"
     }
 
     deinit {
@@ -118,7 +118,7 @@ final class CurlTransfer: @unchecked Sendable {
         var hasAccept = false
         var hasContentType = false
         for field in headers {
-            guard isToken(field.name) else {
+            guard HTTPToken.isToken(field.name) else {
                 curl_slist_free_all(list)
                 throw TransportError(.invalidRequest, "the header name '\(field.name)' is not a valid HTTP token")
             }
@@ -167,26 +167,6 @@ final class CurlTransfer: @unchecked Sendable {
         return list
     }
 
-    /// Whether `text` is an RFC 9110 token (method and header names).
-    static func isToken(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default:
-                    "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
-    }
-
-    /// `scheme://host:port/path` without user info or query, safe for error messages.
-    static func summary(of url: URL) -> String {
-        guard let scheme = url.scheme, let host = url.host else { return "<relative URL>" }
-        let port = url.port.map { ":\($0)" } ?? ""
-        return "\(scheme)://\(host)\(port)\(url.path)"
-    }
 }
 
 // MARK: - Response headers

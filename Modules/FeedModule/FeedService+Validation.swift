@@ -77,8 +77,6 @@ extension FeedService {
     /// Whether `text` is `type/subtype`, both RFC 9110 tokens, without parameters.
     private static func isMediaType(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-        return parts.count == 2
-            && parts.allSatisfy { !$0.isEmpty && $0.utf8.count <= 127 && $0.utf8.allSatisfy(token.contains) }
+        return parts.count == 2 && parts.allSatisfy { $0.utf8.count <= 127 && HTTPToken.isToken($0) }
     }
 }

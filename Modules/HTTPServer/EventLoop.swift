@@ -68,10 +68,7 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     }
 
     /// Whether the caller runs on this loop's thread.
-    var isCurrentThread: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
-
-    /// Whether the caller runs on this loop's thread.
-    var isCurrent: Bool { isCurrentThread }
+    var isCurrent: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
 
     /// Starts the thread that drives `daemon`; false when its descriptors cannot be watched.
     /// - Parameter sweepInterval: How often this loop runs ``ServerCore/expireOverdue(now:)``; `nil` for never.
@@ -103,19 +100,25 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     /// Queues a job of a task that prefers this executor.
     func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
-        let (accepted, wasEmpty) = queue.withLock { queue -> (Bool, Bool) in
-            guard !queue.closed else { return (false, false) }
-            let wasEmpty = queue.isEmpty
-            queue.jobs.append(unownedJob)
-            return (true, wasEmpty)
-        }
-        guard accepted else {
+        guard push({ $0.jobs.append(unownedJob) }) else {
             // The loop has stopped (the server shut down): late work of abandoned handlers runs
             // on the global executor instead, so those tasks still finish.
             globalConcurrentExecutor.enqueue(unownedJob)
             return
         }
-        if wasEmpty && !isCurrentThread { wake() }
+    }
+
+    /// Adds to the queue unless the loop has stopped, waking the loop when the queue was empty
+    /// and the caller is another thread; `false` when the loop has stopped.
+    private func push(_ add: (inout Queue) -> Void) -> Bool {
+        let (accepted, wasEmpty) = queue.withLock { queue -> (Bool, Bool) in
+            guard !queue.closed else { return (false, false) }
+            let wasEmpty = queue.isEmpty
+            add(&queue)
+            return (true, wasEmpty)
+        }
+        if wasEmpty && !isCurrent { wake() }
+        return accepted
     }
 
     /// Asks the loop to stop and waits until its thread has run its last turn.
@@ -148,14 +151,7 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     /// Runs `work` on the loop's thread soon; `false` when the loop has stopped.
     @discardableResult
     func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
-        let (accepted, wasEmpty) = queue.withLock { queue -> (Bool, Bool) in
-            guard !queue.closed else { return (false, false) }
-            let wasEmpty = queue.isEmpty
-            queue.work.append(work)
-            return (true, wasEmpty)
-        }
-        if wasEmpty && !isCurrentThread { wake() }
-        return accepted
+        push { $0.work.append(work) }
     }
 
     /// Watches a descriptor (loop thread only).

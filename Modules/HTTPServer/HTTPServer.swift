@@ -83,7 +83,7 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         let core = self.core
-        if running.loops.contains(where: \.isCurrentThread) {
+        if running.loops.contains(where: \.isCurrent) {
             // Dropped on one of its own network threads: that thread cannot wait for itself.
             Thread { Self.stopNow(running, core: core) }.start()
         } else {

@@ -71,7 +71,7 @@ enum MHDCallbacks {
             }
         }
         let nameBytes = UnsafeRawBufferPointer(start: key, count: keySize)
-        if keySize == 0 || !nameBytes.allSatisfy(HeaderToken.isTokenCharacter) {
+        if keySize == 0 || !nameBytes.allSatisfy(HTTPToken.isTokenCharacter) {
             context.headerNameIsInvalid = true
         }
         let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
@@ -79,7 +79,6 @@ enum MHDCallbacks {
             context.headerHasControlCharacter = true
             break
         }
-        if let value, strlen(value) != valueSize { context.headerHasControlCharacter = true }
         let name = String(decoding: nameBytes, as: UTF8.self)
         let text = String(decoding: valueBytes, as: UTF8.self)
         context.headerBytes += keySize + valueSize + 4

@@ -1,9 +1,14 @@
-/// Percent-decoding of one path segment (RFC 3986 section 2.1).
-enum PercentDecoding {
+/// Percent-decoding (RFC 3986 section 2.1) of a path segment or a query name or value: `%HH`
+/// escapes are decoded, `+` is kept as it is.
+package enum PercentDecoding {
     /// Decodes `%HH` escapes in `segment`; `nil` for a malformed escape or bytes that are not UTF-8.
-    static func decode(_ segment: Substring) -> String? {
-        let utf8 = segment.utf8
-        guard utf8.contains(UInt8(ascii: "%")) else { return String(segment) }
+    package static func decode(_ segment: Substring) -> String? {
+        decode(segment.utf8)
+    }
+
+    /// Decodes `%HH` escapes in `utf8`; `nil` for a malformed escape or bytes that are not UTF-8.
+    package static func decode(_ utf8: Substring.UTF8View) -> String? {
+        guard utf8.contains(UInt8(ascii: "%")) else { return String(Substring(utf8)) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = utf8.startIndex

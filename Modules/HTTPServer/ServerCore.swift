@@ -53,7 +53,7 @@ final class ServerCore: Sendable {
     /// Called under the lock, so it never races the shutdown sweep.
     private static func resume(_ connection: OpaquePointer, of context: RequestContext) {
         MHD_resume_connection(connection)
-        if let loop = context.loop, !loop.isCurrentThread { loop.wake() }
+        if let loop = context.loop, !loop.isCurrent { loop.wake() }
     }
 
     /// Answers with 504 every suspended request whose handler is past its deadline; returns how many.

@@ -67,9 +67,7 @@ extension ServerResponse {
     /// An `application/problem+json` response (RFC 9457) from a problem document.
     /// - Parameter details: The problem document; its `status` is the response status.
     public static func problem(_ details: ProblemDetails) -> ServerResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(details)) ?? Data("{}".utf8)
+        let body = (try? SortedKeysJSONEncoder().encode(details)) ?? Data("{}".utf8)
         return ServerResponse(
             status: details.status,
             headers: ["Content-Type": "application/problem+json"],

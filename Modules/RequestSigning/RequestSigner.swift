@@ -192,11 +192,7 @@ public struct RequestSigner: Sendable {
         let digested = configuration.coversContentDigest && !(request.body?.isEmpty ?? true)
         if digested, let body = request.body {
             let value = try digestFieldValue(body)
-            if MessageText.contains(signed.headers, lowercaseName: "content-digest") {
-                signed.headers.replaceOrAdd(name: "Content-Digest", value: value)
-            } else {
-                signed.headers.add(name: "Content-Digest", value: value)
-            }
+            signed.headers.replaceOrAdd(name: "Content-Digest", value: value)
         }
         let plan = digested ? digestPlan : plainPlan
         let message = plan.needsMessage ? try SignableMessage(signed) : nil

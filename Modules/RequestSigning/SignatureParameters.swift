@@ -105,14 +105,5 @@ public struct SignatureParameters: Hashable, Sendable {
 
     /// The name of the first of the known parameters present with the wrong type (`created`
     /// and `expires` are integers; `nonce`, `keyid`, `alg` and `tag` are strings), or `nil`.
-    public var mistypedParameter: String? {
-        for parameter in parameters {
-            switch parameter.key {
-            case "created", "expires": if parameter.value.integerValue == nil { return parameter.key }
-            case "nonce", "keyid", "alg", "tag": if parameter.value.stringValue == nil { return parameter.key }
-            default: continue
-            }
-        }
-        return nil
-    }
+    public var mistypedParameter: String? { decoded().mistyped }
 }

@@ -46,10 +46,13 @@ package enum MultipartEncoder {
 
     /// Whether a boundary is 1-70 characters of RFC 2046's `bchars` and does not end in a space.
     package static func isValidBoundary(_ boundary: String) -> Bool {
-        let allowed = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ".utf8)
-        return (1...70).contains(boundary.utf8.count) && boundary.utf8.allSatisfy(allowed.contains)
+        (1...70).contains(boundary.utf8.count) && boundary.utf8.allSatisfy(boundaryCharacters.contains)
             && boundary.utf8.last != 0x20
     }
+
+    /// RFC 2046's `bchars`, built once.
+    private static let boundaryCharacters = Set(
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ".utf8)
 
     private static func escape(_ value: String) -> String {
         var out = ""

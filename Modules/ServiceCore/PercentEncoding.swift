@@ -46,13 +46,8 @@ package enum PercentEncoding {
         }
     }
 
-    /// Encodes a query name or value: everything but the unreserved set, so `&`, `=`, `+`, `#`
-    /// and spaces are always encoded (a space becomes `%20`, never `+`).
-    package static func queryComponent(_ string: String) -> String {
-        encode(string, keeping: unreserved, spaceAsPlus: false)
-    }
-
-    /// Appends a query name or value, encoded as ``queryComponent(_:)``, to `bytes`.
+    /// Appends a query name or value to `bytes`: everything but the unreserved set is encoded, so
+    /// `&`, `=`, `+`, `#` and spaces always are (a space becomes `%20`, never `+`).
     package static func appendQueryComponent(_ string: String, to bytes: inout [UInt8]) {
         append(string, keeping: unreserved, spaceAsPlus: false, to: &bytes)
     }

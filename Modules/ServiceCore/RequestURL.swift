@@ -1,8 +1,8 @@
 /// Joins a base URL's prefix, a case's encoded path and its query into the request's URL text.
 enum RequestURL {
     /// The URL text: `prefix`, a `/` when `path` does not start with one, `path`, then `?` and
-    /// the percent-encoded query when `query` has items. The text is allocated once, at its
-    /// final size.
+    /// the percent-encoded query when `query` has items. The text is reserved at its final size;
+    /// the query is encoded into a buffer of its own first.
     /// - Parameters:
     ///   - prefix: The base URL without trailing `/` (``BaseURLValidator/prefix(of:)``).
     ///   - path: The percent-encoded path, already checked with
@@ -27,21 +27,5 @@ enum RequestURL {
             text += String(decoding: queryBytes, as: UTF8.self)
         }
         return text
-    }
-
-    private static func copy(_ text: String, to buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        var text = text
-        return text.withUTF8 { copy($0, to: buffer, at: start) }
-    }
-
-    private static func copy(
-        _ bytes: UnsafeBufferPointer<UInt8>,
-        to buffer: UnsafeMutableBufferPointer<UInt8>,
-        at start: Int
-    ) -> Int {
-        guard let source = bytes.baseAddress, let target = buffer.baseAddress, !bytes.isEmpty else { return start }
-        precondition(start + bytes.count <= buffer.count, "URL text longer than counted")
-        (target + start).initialize(from: source, count: bytes.count)
-        return start + bytes.count
     }
 }

@@ -52,7 +52,7 @@ public final class URLSessionTransport: Transport {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let url = request.url  // parsed once: `HTTPRequest` keeps its URL as text
         let urlRequest = try makeURLRequest(request, url: url)
-        let summary = "\(request.method) \(URLSessionTransport.summary(of: url))"
+        let summary = "\(request.method) \(url.errorSummary)"
         if Task.isCancelled { throw TransportError(.cancelled, "\(summary) was cancelled before it was sent") }
         let task = session.dataTask(with: urlRequest)
         let id = task.taskIdentifier
@@ -93,7 +93,7 @@ public final class URLSessionTransport: Transport {
         guard scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
             throw TransportError(
                 .invalidRequest,
-                "only absolute http and https URLs can be sent, not '\(URLSessionTransport.summary(of: url))'"
+                "only absolute http and https URLs can be sent, not '\(url.errorSummary)'"
             )
         }
         for field in request.headers where field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) {
@@ -117,10 +117,4 @@ public final class URLSessionTransport: Transport {
         return urlRequest
     }
 
-    /// `scheme://host:port/path` without user info or query, safe for error messages.
-    static func summary(of url: URL) -> String {
-        guard let scheme = url.scheme, let host = url.host else { return "<relative URL>" }
-        let port = url.port.map { ":\($0)" } ?? ""
-        return "\(scheme)://\(host)\(port)\(url.path)"
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 #if canImport(Glibc)
     import Glibc
@@ -61,7 +62,7 @@ public enum SandboxCommand {
             writeError(noVerifyWarning)
         }
 
-        let signals = TerminationSignals()
+        let signals = SignalWatcher()
         let sandbox: SandboxUpstreams
         do {
             sandbox = try await SandboxUpstreams.start(keys: keys, configuration: configuration)

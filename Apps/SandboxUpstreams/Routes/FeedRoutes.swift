@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ServiceCore
 
 /// The feed upstream's routes (`docs/upstreams.md` section 3).
 enum FeedRoutes {
@@ -50,7 +51,7 @@ enum FeedRoutes {
                 throw Problem(.userNotFound, "no user has the id \"\(new.authorID)\" (the author)")
             }
             let post = posts.create(authorID: new.authorID, text: new.text, attachments: new.attachments, at: clock())
-            return Answer.created(FeedWire.Post(post), location: "/v1/posts/\(Answer.segment(post.id))")
+            return Answer.created(FeedWire.Post(post), location: "/v1/posts/\(PercentEncoding.pathSegment(post.id))")
         }
         table.add("PUT", "/v1/posts/:post/likes/:user") { _, parameters throws(Problem) in
             let postID = try parameters.identifier("post")

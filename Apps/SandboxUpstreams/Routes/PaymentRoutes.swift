@@ -33,7 +33,8 @@ enum PaymentRoutes {
                 let record = try book.charge(
                     payer: charge.payer, payee: charge.payee, amountMinor: charge.amountMinor,
                     currency: charge.currency, memo: charge.memo, at: now)
-                return Answer.created(PaymentWire.Charge(record), location: "/v1/charges/\(Answer.segment(record.id))")
+                return Answer.created(
+                    PaymentWire.Charge(record), location: "/v1/charges/\(PercentEncoding.pathSegment(record.id))")
             }
         }
         table.add("POST", "/v1/charges/:id/refunds") { request, parameters throws(Problem) in

@@ -39,7 +39,7 @@ extension RouteParameters {
 enum Answer {
     /// A JSON answer; a 500 `internal_error` problem if the value cannot be encoded.
     static func json(_ status: Int, _ value: some Encodable) -> ServerResponse {
-        guard let body = try? WireJSON.encoder.encode(value) else {
+        guard let body = try? SortedKeysJSONEncoder().encode(value) else {
             return Problem(.internalError, "the answer could not be encoded").response
         }
         return ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
@@ -54,27 +54,4 @@ enum Answer {
 
     /// An empty 204 answer.
     static var noContent: ServerResponse { ServerResponse(status: 204) }
-
-    /// A path segment with every byte outside `A-Z a-z 0-9 - . _ ~` written `%XX`.
-    static func segment(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return output
-    }
-}
-
-extension String {
-    /// The text with `0`s in front up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
 }

@@ -1,10 +1,12 @@
+import ServiceCore
+
 /// The contract's rules for identifiers, texts and keys (`docs/upstreams.md`), checked again by
 /// the upstream whatever the client checked; each failure is a 400 ``Problem`` naming the field.
 enum InputRules {
-    /// The longest identifier, in UTF-8 bytes.
-    static let maximumIdentifierBytes = 128
-    /// The longest pagination cursor, in UTF-8 bytes.
-    static let maximumCursorBytes = 512
+    /// The longest identifier, in UTF-8 bytes: the same limit the clients check.
+    static let maximumIdentifierBytes = ServiceCore.InputRules.maximumIdentifierBytes
+    /// The longest pagination cursor, in UTF-8 bytes: the same limit the clients check.
+    static let maximumCursorBytes = ServiceCore.InputRules.maximumCursorBytes
     /// The longest bearer token, in UTF-8 bytes.
     static let maximumTokenBytes = 4096
     /// The longest post text, in characters.
@@ -16,12 +18,12 @@ enum InputRules {
     /// The largest amount, in minor units: 2^53 - 1.
     static let maximumAmountMinor: Int64 = 9_007_199_254_740_991
     /// The page sizes accepted, and the size when none is given.
-    static let pageLimits: ClosedRange<Int> = 1...100
+    static let pageLimits: ClosedRange<Int> = ServiceCore.InputRules.pageLimits
     static let defaultPageLimit = 20
 
     /// Whether the text holds a Unicode control character (general category Cc) not in `allowed`.
     static func hasControlCharacters(_ text: String, allowing allowed: Set<Unicode.Scalar> = []) -> Bool {
-        text.unicodeScalars.contains { $0.properties.generalCategory == .control && !allowed.contains($0) }
+        ServiceCore.InputRules.hasControlCharacters(text, allowing: allowed)
     }
 
     /// An identifier: 1-128 bytes of UTF-8, no control characters, not `.` or `..`.

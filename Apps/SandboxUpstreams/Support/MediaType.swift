@@ -1,3 +1,5 @@
+import ServiceCore
+
 /// A parsed `Content-Type` value (RFC 9110 section 8.3.1): `type/subtype` in lower case and its
 /// parameters, names in lower case, quoted values unquoted.
 struct MediaType: Equatable {
@@ -16,15 +18,7 @@ struct MediaType: Equatable {
     }
 
     /// Whether `byte` is an RFC 9110 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-    }
+    static func isTokenByte(_ byte: UInt8) -> Bool { HTTPToken.isTokenCharacter(byte) }
 
     /// Whether `text` is `type/subtype` with both parts RFC 9110 tokens and nothing else.
     static func isBareMediaType(_ text: String) -> Bool {

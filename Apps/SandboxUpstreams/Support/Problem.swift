@@ -35,7 +35,7 @@ struct Problem: Error, Sendable, CustomStringConvertible {
     var response: ServerResponse {
         let document = Document(
             type: code.type, title: code.title, status: code.status, detail: detail, code: code.name)
-        let body = (try? WireJSON.encoder.encode(document)) ?? Data()
+        let body = (try? SortedKeysJSONEncoder().encode(document)) ?? Data()
         var fields: ServerHeaders = ["Content-Type": "application/problem+json"]
         for field in headers { fields.add(name: field.name, value: field.value) }
         return ServerResponse(status: code.status, headers: fields, body: body)

@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// A raw query string split into decoded `name=value` pairs, as the contract encodes them:
 /// `%XX` is decoded, `+` is taken literally.
 struct QueryString {
@@ -10,10 +12,10 @@ struct QueryString {
         var pairs: [(name: String, value: String)] = []
         for piece in (raw ?? "").utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let parts = piece.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decode(parts[0]) else {
+            guard let name = PercentDecoding.decode(parts[0]) else {
                 throw Problem(.invalidRequest, "the query holds a malformed percent-encoding")
             }
-            guard let value = parts.count > 1 ? Self.decode(parts[1]) : "" else {
+            guard let value = parts.count > 1 ? PercentDecoding.decode(parts[1]) : "" else {
                 throw Problem(.invalidRequest, "the query parameter \"\(name)\" holds a malformed percent-encoding")
             }
             pairs.append((name, value))
@@ -29,35 +31,5 @@ struct QueryString {
             throw Problem(.invalidRequest, "the query parameter \"\(name)\" is given \(values.count) times")
         }
         return values.first?.value
-    }
-
-    /// Decodes `%XX` escapes; `nil` for a malformed escape or bytes that are not UTF-8.
-    static func decode(_ bytes: Substring.UTF8View.SubSequence) -> String? {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            index = bytes.index(after: index)
-            guard byte == UInt8(ascii: "%") else {
-                output.append(byte)
-                continue
-            }
-            guard index < bytes.endIndex, let high = hexValue(bytes[index]) else { return nil }
-            index = bytes.index(after: index)
-            guard index < bytes.endIndex, let low = hexValue(bytes[index]) else { return nil }
-            index = bytes.index(after: index)
-            output.append(high << 4 | low)
-        }
-        return String(validating: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

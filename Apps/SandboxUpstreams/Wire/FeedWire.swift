@@ -1,4 +1,5 @@
 import Foundation
+import ServiceCore
 
 /// The feed upstream's answer bodies (`docs/upstreams.md` section 3).
 enum FeedWire {
@@ -23,7 +24,7 @@ enum FeedWire {
             id = record.id
             authorId = record.authorID
             text = record.text
-            createdAt = WireJSON.timestamp(record.createdAt)
+            createdAt = RFC3339Timestamp.string(from: record.createdAt)
             likeCount = record.likedBy.count
             attachments = record.attachments.map {
                 Attachment(id: $0.id, fileName: $0.fileName, contentType: $0.contentType, byteCount: $0.byteCount)

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceCore
 
 /// The payment upstream's answer bodies (`docs/upstreams.md` section 4).
 enum PaymentWire {
@@ -38,7 +39,7 @@ enum PaymentWire {
             refunded = Money(amountMinor: record.refundedMinor, currency: record.currency)
             memo = record.memo
             status = record.status
-            createdAt = WireJSON.timestamp(record.createdAt)
+            createdAt = RFC3339Timestamp.string(from: record.createdAt)
         }
     }
 
@@ -53,7 +54,7 @@ enum PaymentWire {
             id = record.id
             chargeId = record.chargeID
             amount = Money(amountMinor: record.amountMinor, currency: record.currency)
-            createdAt = WireJSON.timestamp(record.createdAt)
+            createdAt = RFC3339Timestamp.string(from: record.createdAt)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceCore
 
 /// The user upstream's answer bodies (`docs/upstreams.md` section 2).
 enum UserWire {
@@ -32,7 +33,7 @@ enum UserWire {
         init(_ session: SessionRecord?) {
             active = session != nil
             userId = session?.userID
-            expiresAt = session.map { WireJSON.timestamp($0.expiresAt) }
+            expiresAt = session.map { RFC3339Timestamp.string(from: $0.expiresAt) }
         }
     }
 }

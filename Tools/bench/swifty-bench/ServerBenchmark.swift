@@ -88,37 +88,7 @@ enum ServerBenchmark {
 
     /// Suspends until SIGINT or SIGTERM arrives.
     private static func waitForTermination() async {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let queue = DispatchQueue(label: "swifty-bench.signals")
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = ResumeOnce(continuation)
-            let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
-            for source in sources {
-                source.setEventHandler { once.resume() }
-                source.resume()
-            }
-            once.keep(sources)
-        }
-    }
-
-    /// Resumes a continuation once, from whichever signal comes first.
-    private final class ResumeOnce: @unchecked Sendable {
-        // Safe: every access to the stored properties holds `lock`.
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<Void, Never>?
-        private var sources: [any DispatchSourceSignal] = []
-
-        init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-        func keep(_ sources: [any DispatchSourceSignal]) { lock.withLock { self.sources = sources } }
-
-        func resume() {
-            let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-                defer { continuation = nil }
-                return continuation
-            }
-            pending?.resume()
-        }
+        let signals = SignalWatcher()
+        _ = await signals.next()
     }
 }

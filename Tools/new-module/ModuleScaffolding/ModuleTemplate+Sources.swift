@@ -32,6 +32,14 @@ extension ModuleTemplate {
         public import ServiceCore
 
         extension \#(spec.name)Service {
+            /// The case's name for logs and metrics, spelled out: the protocol's default finds it by
+            /// reflection, which costs microseconds on every call. Add each new case here.
+            public var operationName: String {
+                switch self {
+                case .item: "item"
+                }
+            }
+
             /// The case's path; identifiers are percent-encoded as single segments.
             public var path: RequestPath {
                 switch self {

@@ -57,6 +57,8 @@ extension ModuleTemplate {
                     #expect(service.policy.retry == retry)
                     #expect(service.policy.timeout == .seconds(10))
                     #expect(service.operationName == name)
+                    // The spelled-out name is the one the protocol's default would find by reflection.
+                    #expect(Mirror(reflecting: service).children.first?.label == name)
                 }
             }
 

@@ -90,7 +90,7 @@ public struct RawHTTPRequest: Sendable, Equatable {
             throw RawHTTPRequestError(
                 "the request line must be 'METHOD target HTTP/1.1' with single spaces", line: lineNumber)
         }
-        guard parts[0].allSatisfy(isTokenCharacter) else {
+        guard parts[0].allSatisfy(HTTPToken.isTokenCharacter) else {
             throw RawHTTPRequestError("the method is not a token", line: lineNumber)
         }
         guard parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -124,7 +124,7 @@ public struct RawHTTPRequest: Sendable, Equatable {
                 throw RawHTTPRequestError("a header line has no ':'", line: lineNumber)
             }
             let name = line.text[line.text.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
+            guard !name.isEmpty, name.allSatisfy(HTTPToken.isTokenCharacter) else {
                 throw RawHTTPRequestError(
                     "the field name '\(String(decoding: name, as: UTF8.self))' is not a token (no spaces before ':')",
                     line: lineNumber)
@@ -183,17 +183,4 @@ public struct RawHTTPRequest: Sendable, Equatable {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
 }

@@ -7,7 +7,8 @@ import Dispatch
 /// Delivers SIGTERM and SIGINT as an async sequence, over Dispatch signal sources.
 ///
 /// The default actions of the watched signals are ignored while the watcher lives, so the
-/// process is never killed by them; the daemon drains instead.
+/// process is never killed by them: a server drains instead (the daemon, the sandbox upstreams
+/// and the benchmark server all stop this way).
 public final class SignalWatcher {
     /// The signals, as they arrive.
     public let signals: AsyncStream<Int32>
@@ -18,7 +19,7 @@ public final class SignalWatcher {
         let watched = watched ?? [SIGTERM, SIGINT]
         let (stream, continuation) = AsyncStream<Int32>.makeStream()
         signals = stream
-        let queue = DispatchQueue(label: "swiftyd.signals")
+        let queue = DispatchQueue(label: "swifty.signals")
         sources = watched.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
@@ -26,6 +27,12 @@ public final class SignalWatcher {
             source.resume()
             return source
         }
+    }
+
+    /// Waits for the next signal; `nil` once the watcher is gone.
+    public func next() async -> Int32? {
+        var iterator = signals.makeAsyncIterator()
+        return await iterator.next()
     }
 
     deinit {
