@@ -207,9 +207,14 @@ struct ServerLifecycleTests {
 
     @Test func shutdownLetsInFlightRequestFinishThenRefusesConnections() async throws {
         let entered = Atomic<Bool>(false)
+        let released = Atomic<Bool>(false)
         let server = HTTPServer(configuration: .init(threadCount: 2)) { _ in
             entered.store(true, ordering: .relaxed)
-            try? await Task.sleep(for: .milliseconds(300))
+            // Held until the test lets it go (at most 5 s), so it is still in flight when checked
+            // however slow the machine is.
+            for _ in 0..<1_000 where !released.load(ordering: .relaxed) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
             return .text(200, "finished")
         }
         try server.start()
@@ -221,7 +226,12 @@ struct ServerLifecycleTests {
         let handlerStarted = entered.load(ordering: .relaxed)
         #expect(handlerStarted)
         #expect(server.inFlightCount == 1)
+        let release = Task {
+            try? await Task.sleep(for: .milliseconds(300))
+            released.store(true, ordering: .relaxed)
+        }
         await server.shutdown(gracePeriod: .seconds(5))
+        await release.value
         let response = try await slow.value
         #expect(response.status == 200)
         #expect(response.bodyText == "finished")
