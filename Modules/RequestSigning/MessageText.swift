@@ -100,4 +100,9 @@ enum MessageText {
             digest >= 0 ? fields[digest].value : nil
         )
     }
+
+    /// Whether a field is present, by its lowercase name.
+    static func contains(_ headers: HTTPHeaders, lowercaseName: StaticString) -> Bool {
+        firstValue(in: headers, lowercaseName: lowercaseName) != nil
+    }
 }

@@ -192,7 +192,12 @@ public struct RequestSigner: Sendable {
         let digested = configuration.coversContentDigest && !(request.body?.isEmpty ?? true)
         if digested, let body = request.body {
             let value = try digestFieldValue(body)
-            signed.headers.replaceOrAdd(name: "Content-Digest", value: value)
+            // Checked first: appending to a list without the field is cheaper than a replace.
+            if MessageText.contains(signed.headers, lowercaseName: "content-digest") {
+                signed.headers.replaceOrAdd(name: "Content-Digest", value: value)
+            } else {
+                signed.headers.add(name: "Content-Digest", value: value)
+            }
         }
         let plan = digested ? digestPlan : plainPlan
         let message = plan.needsMessage ? try SignableMessage(signed) : nil

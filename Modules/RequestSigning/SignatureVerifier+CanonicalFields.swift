@@ -188,8 +188,16 @@ extension SignatureVerifier {
     /// Whether `bytes` is a structured-field key: a lowercase letter or `*`, then lowercase
     /// letters, digits, `_`, `-`, `.`, `*`.
     private static func isKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first, SFCharacters.isKeyStart(first) else { return false }
-        return bytes.allSatisfy(SFCharacters.isKeyCharacter)
+        guard let first = bytes.first, (first >= 0x61 && first <= 0x7A) || first == UInt8(ascii: "*") else {
+            return false
+        }
+        for byte in bytes {
+            let valid =
+                (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "*")
+            guard valid else { return false }
+        }
+        return true
     }
 
     private static let componentNameClass: UInt8 = 1
