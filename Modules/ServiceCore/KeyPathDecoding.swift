@@ -1,6 +1,10 @@
 package import Foundation
 
 /// Decodes a value found at a dotted key path inside a JSON document, without re-encoding.
+///
+/// When the decoder has default settings, the value is first decoded with
+/// ``StreamingJSONDecoder``; on any error from it, it is decoded again with the given
+/// `JSONDecoder`, so results and errors are always Foundation's.
 package enum KeyPathDecoding {
     private static let keyPathKey = CodingUserInfoKey(rawValue: "swifty.keyPath")!
 
@@ -11,12 +15,23 @@ package enum KeyPathDecoding {
         keyPath: String?,
         decoder: JSONDecoder
     ) throws -> T {
+        let fast = StreamingJSONDecoder.canStandIn(for: decoder)
         guard let keyPath, !keyPath.isEmpty else {
+            if fast, let value = try? StreamingJSONDecoder(userInfo: decoder.userInfo).decode(type, from: data) {
+                return value
+            }
             return try decoder.decode(type, from: data)
         }
         let keys = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !keys.contains(where: \.isEmpty) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad key path \"\(keyPath)\""))
+        }
+        if fast {
+            // The value sees the same user info as through Foundation below, key path included.
+            let fastDecoder = StreamingJSONDecoder(userInfo: decoder.userInfo, keyPathUserInfoKey: keyPathKey)
+            if let value = try? fastDecoder.decode(type, from: data, keyPath: keys) {
+                return value
+            }
         }
         // A decoder is a reference type: copying its settings into a new one keeps the caller's
         // decoder free of our user-info key, so concurrent calls never race on it.
