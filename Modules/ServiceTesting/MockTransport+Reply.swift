@@ -57,6 +57,11 @@ extension MockTransport {
             return .response(HTTPResponse(status: status, headers: all, body: body))
         }
 
+        /// An RFC 9457 problem answer from its JSON text, with `Content-Type: application/problem+json`.
+        public static func problem(_ status: Int, _ json: String, headers: HTTPHeaders = [:]) -> Reply {
+            .data(status, Data(json.utf8), contentType: "application/problem+json", headers: headers)
+        }
+
         /// Throws a `TransportError` with this code and message.
         public static func error(_ code: TransportError.Code, _ message: String = "scripted by the mock") -> Reply {
             .failure(TransportError(code, message))

@@ -59,8 +59,6 @@ struct ModuleTemplateTests {
             "Modules/\(name)Module/\(name)Domain.swift",
             "Modules/\(name)Module/\(name)ErrorEnvelope.swift",
             "Modules/\(name)Module/\(name)ModuleIdentity.swift",
-            "Tests/\(name)ModuleTests/Support/ExpectedRequest.swift",
-            "Tests/\(name)ModuleTests/Support/MockTransport+Problem.swift",
         ]
         let generated = Dictionary(uniqueKeysWithValues: ModuleTemplate.files(for: spec).map { ($0.path, $0.contents) })
         for path in shared {

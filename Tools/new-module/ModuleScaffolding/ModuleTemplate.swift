@@ -20,8 +20,6 @@ public enum ModuleTemplate {
             GeneratedFile(path: "\(module)/\(name)ErrorEnvelope.swift", contents: errorEnvelope(spec)),
             GeneratedFile(path: "\(module)/\(spec.moduleName)Identity.swift", contents: identity(spec)),
             GeneratedFile(path: "\(module)/Models/\(name)Item.swift", contents: item(spec)),
-            GeneratedFile(path: "\(tests)/Support/ExpectedRequest.swift", contents: expectedRequest),
-            GeneratedFile(path: "\(tests)/Support/MockTransport+Problem.swift", contents: problemReply),
             GeneratedFile(path: "\(tests)/\(name)ServiceRequestTests.swift", contents: requestTests(spec)),
             GeneratedFile(path: "\(tests)/\(name)ClientTests.swift", contents: clientTests(spec)),
             GeneratedFile(path: "\(tests)/\(name)DomainTests.swift", contents: domainTests(spec)),
