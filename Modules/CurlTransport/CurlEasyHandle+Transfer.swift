@@ -2,22 +2,22 @@ import CCurl
 import ServiceCore
 
 extension CurlEasyHandle {
-    /// Sets every option of `transfer` on this (freshly reset) handle.
-    func prepare(for transfer: CurlTransfer, configuration: CurlTransport.Configuration) {
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
-        set(CURLOPT_URL, transfer.url)
+    /// Sets the options that stay the same for every transfer of one engine: its configuration's,
+    /// the callbacks and the error buffer. Called once, when the handle is made.
+    func setFixedOptions(_ configuration: CurlTransport.Configuration) {
         set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_PROXY, "")  // an empty proxy also ignores http_proxy and friends in the environment
+        // No proxy is used, so there is nothing to exempt: this only stops libcurl from reading
+        // no_proxy and NO_PROXY from the environment on every transfer.
+        set(CURLOPT_NOPROXY, "")
         set(CURLOPT_TCP_KEEPALIVE, 1)
-        set(CURLOPT_PRIVATE, pointer: context)
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         swifty_curl_easy_setopt_write_callback(raw, CURLOPT_WRITEFUNCTION, CurlTransfer.writeCallback)
-        set(CURLOPT_WRITEDATA, pointer: context)
         swifty_curl_easy_setopt_write_callback(raw, CURLOPT_HEADERFUNCTION, CurlTransfer.headerCallback)
-        set(CURLOPT_HEADERDATA, pointer: context)
-        set(CURLOPT_TIMEOUT_MS, transfer.timeoutMilliseconds)
-        set(CURLOPT_CONNECTTIMEOUT_MS, min(configuration.connectTimeout.curlMilliseconds, transfer.timeoutMilliseconds))
+        // Read only when a body is sent; a transfer without one reads nothing (its `body` is nil).
+        swifty_curl_easy_setopt_read_callback(raw, CURLOPT_READFUNCTION, CurlTransfer.readCallback)
+        swifty_curl_easy_setopt_seek_callback(raw, CURLOPT_SEEKFUNCTION, CurlTransfer.seekCallback)
         set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(configuration.maxResponseBodySize))
         switch configuration.httpVersion {
         case .http1_1: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
@@ -31,22 +31,47 @@ extension CurlEasyHandle {
         }
         if let path = configuration.caBundlePath { set(CURLOPT_CAINFO, path) }
         if let agent = configuration.userAgent { set(CURLOPT_USERAGENT, agent) }
+    }
+
+    /// Sets what is the transfer's own: its URL, context, timeouts, headers and method.
+    ///
+    /// libcurl keeps every option until it is changed, so the method options are all set each
+    /// time: `CURLOPT_HTTPGET` (back to GET, no body expected, no upload), `CURLOPT_NOBODY`
+    /// (HEAD) or `CURLOPT_POST` (a body from the read callback), `CURLOPT_CUSTOMREQUEST` back to
+    /// none unless this method needs it, and `CURLOPT_POSTFIELDSIZE_LARGE` back to unknown (-1)
+    /// when no body is sent.
+    func prepare(for transfer: CurlTransfer) {
+        errorBuffer[0] = 0
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        set(CURLOPT_URL, transfer.url)
+        set(CURLOPT_PRIVATE, pointer: context)
+        set(CURLOPT_WRITEDATA, pointer: context)
+        set(CURLOPT_HEADERDATA, pointer: context)
+        set(CURLOPT_READDATA, pointer: context)
+        set(CURLOPT_SEEKDATA, pointer: context)
+        set(CURLOPT_TIMEOUT_MS, transfer.timeoutMilliseconds)
+        set(CURLOPT_CONNECTTIMEOUT_MS, min(connectTimeoutMilliseconds, transfer.timeoutMilliseconds))
         swifty_curl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, transfer.headerList)
 
+        var customMethod: String?
         if transfer.method == .head {
             set(CURLOPT_NOBODY, 1)
+            set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
         } else if let body = transfer.body {
             set(CURLOPT_POST, 1)
             set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
-            swifty_curl_easy_setopt_read_callback(raw, CURLOPT_READFUNCTION, CurlTransfer.readCallback)
-            set(CURLOPT_READDATA, pointer: context)
-            swifty_curl_easy_setopt_seek_callback(raw, CURLOPT_SEEKFUNCTION, CurlTransfer.seekCallback)
-            set(CURLOPT_SEEKDATA, pointer: context)
-            if transfer.method != .post { set(CURLOPT_CUSTOMREQUEST, transfer.method.rawValue) }
-        } else if transfer.method == .get {
-            set(CURLOPT_HTTPGET, 1)
+            if transfer.method != .post { customMethod = transfer.method.rawValue }
         } else {
-            set(CURLOPT_CUSTOMREQUEST, transfer.method.rawValue)
+            set(CURLOPT_HTTPGET, 1)
+            set(CURLOPT_POSTFIELDSIZE_LARGE, offset: -1)
+            if transfer.method != .get { customMethod = transfer.method.rawValue }
+        }
+        if let customMethod {
+            set(CURLOPT_CUSTOMREQUEST, customMethod)
+            hasCustomMethod = true
+        } else if hasCustomMethod {
+            swifty_curl_easy_setopt_string(raw, CURLOPT_CUSTOMREQUEST, nil)
+            hasCustomMethod = false
         }
     }
 }

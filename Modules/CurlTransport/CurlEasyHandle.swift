@@ -2,6 +2,12 @@ import CCurl
 
 /// One libcurl easy handle and its error buffer, reused across transfers.
 ///
+/// The options that depend only on the engine's configuration are set once, when the handle is
+/// made (see ``init(configuration:)``); each transfer then sets only what is its own (see
+/// ``prepare(for:)``). Between transfers an idle handle still points at the last
+/// transfer's context and header list; libcurl reads those only while the handle is in a multi
+/// handle, and the next ``prepare(for:)`` replaces them before it is added again.
+///
 /// Owned and touched by the thread that drives its multi handle only (``CurlMultiLoop``'s own
 /// thread, or the event loop of a ``CurlLoopDriver``).
 final class CurlEasyHandle {
@@ -9,13 +15,20 @@ final class CurlEasyHandle {
     let raw: UnsafeMutableRawPointer
     /// `CURLOPT_ERRORBUFFER`: libcurl writes a detailed message here when a transfer fails.
     let errorBuffer: UnsafeMutablePointer<CChar>
+    /// The configuration's connect timeout; a transfer with a shorter timeout uses its own.
+    let connectTimeoutMilliseconds: Int
+    /// Whether `CURLOPT_CUSTOMREQUEST` holds a method from an earlier transfer.
+    var hasCustomMethod = false
 
-    /// Creates a handle, or returns `nil` when libcurl cannot allocate one.
-    init?() {
+    /// Creates a handle with the configuration's fixed options set, or returns `nil` when libcurl
+    /// cannot allocate one.
+    init?(configuration: CurlTransport.Configuration) {
         guard let handle = curl_easy_init() else { return nil }
         raw = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        connectTimeoutMilliseconds = configuration.connectTimeout.curlMilliseconds
+        setFixedOptions(configuration)
     }
 
     deinit {
@@ -26,12 +39,6 @@ final class CurlEasyHandle {
     /// The message libcurl left in the error buffer, or `nil` when it is empty.
     var errorMessage: String? {
         errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
-    }
-
-    /// Clears every option for the next transfer (live connections stay in the multi handle's pool).
-    func reset() {
-        curl_easy_reset(raw)
-        errorBuffer[0] = 0
     }
 
     /// Sets a `long` option.

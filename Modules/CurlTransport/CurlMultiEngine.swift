@@ -11,7 +11,9 @@ final class CurlMultiEngine {
     /// The `CURLM *`, or `nil` when libcurl could not create one.
     let multi: UnsafeMutableRawPointer?
     private let configuration: CurlTransport.Configuration
-    private var running: [ObjectIdentifier: CurlTransfer] = [:]
+    /// The transfers in libcurl; each knows its place (``CurlTransfer/runningIndex``), so one is
+    /// removed by moving the last into its slot, without hashing.
+    private var running: [CurlTransfer] = []
     private var idleHandles: [CurlEasyHandle] = []
 
     /// Creates the multi handle with the configuration's connection limits.
@@ -35,11 +37,11 @@ final class CurlMultiEngine {
             complete(transfer, with: .failure(TransportError(.cancelled, "\(transfer.summary) was cancelled")))
             return
         }
-        guard let multi, let easy = idleHandles.popLast() ?? CurlEasyHandle() else {
+        guard let multi, let easy = idleHandles.popLast() ?? CurlEasyHandle(configuration: configuration) else {
             complete(transfer, with: .failure(TransportError(.other, "libcurl could not create a handle")))
             return
         }
-        easy.prepare(for: transfer, configuration: configuration)
+        easy.prepare(for: transfer)
         let code = curl_multi_add_handle(multi, easy.raw)
         guard code == CURLM_OK else {
             recycle(easy)
@@ -49,7 +51,8 @@ final class CurlMultiEngine {
         }
         transfer.easy = easy
         transfer.state = .running
-        running[ObjectIdentifier(transfer)] = transfer
+        transfer.runningIndex = running.count
+        running.append(transfer)
     }
 
     /// Stops a running transfer and resumes its caller with `cancelled`.
@@ -83,7 +86,8 @@ final class CurlMultiEngine {
 
     /// Fails every transfer in flight with `shutDown`.
     func failRunning() {
-        for transfer in Array(running.values) {
+        let transfers = running
+        for transfer in transfers {
             complete(transfer, with: .failure(Self.shutDownError(transfer, inFlight: true)))
         }
     }
@@ -118,15 +122,22 @@ final class CurlMultiEngine {
             transfer.easy = nil
             recycle(easy)
         }
-        running[ObjectIdentifier(transfer)] = nil
+        if transfer.state == .running {
+            let last = running.removeLast()
+            if last !== transfer {
+                running[transfer.runningIndex] = last
+                last.runningIndex = transfer.runningIndex
+            }
+        }
         transfer.state = .finished
         let continuation = transfer.continuation
         transfer.continuation = nil
         continuation?.resume(with: result)
     }
 
+    /// Keeps the handle for the next transfer, options and all: every handle of this engine has
+    /// the same fixed options, and the next transfer sets its own (no `curl_easy_reset`).
     private func recycle(_ easy: CurlEasyHandle) {
-        easy.reset()
         if idleHandles.count < configuration.maxIdleHandles { idleHandles.append(easy) }
     }
 }

@@ -27,16 +27,20 @@ final class CurlTransfer: @unchecked Sendable {
     /// The request's URL, for ``summary``; `nil` for a URL the client built and checked, which
     /// is parsed only if a summary is needed.
     let requestURL: URL?
-    /// The header list, built on the calling task; freed in `deinit`, after the easy handle let go.
+    /// The header list, built on the calling task in one allocation (see
+    /// ``makeHeaderList(_:sendsBody:)``); freed in `deinit`, after the easy handle let go.
     private(set) var headerList: UnsafeMutablePointer<curl_slist>?
 
-    /// Set by the calling task before hand-over.
-    var continuation: CheckedContinuation<HTTPResponse, any Error>?
+    /// Set by the calling task before hand-over; resumed once, by ``CurlMultiEngine/complete(_:with:)``
+    /// (whose `finished` state guards it) or by the submitter when the hand-over is refused.
+    var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     /// Set from any thread when the calling task is cancelled.
     let cancelRequested = Atomic<Bool>(false)
 
     // Curl thread only, from here on.
     var state = State.queued
+    /// Where the transfer is in its engine's list of running transfers, while `running`.
+    var runningIndex = 0
     var easy: CurlEasyHandle?
     var uploadOffset = 0
     var status = 0
@@ -84,89 +88,13 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     deinit {
-        curl_slist_free_all(headerList)
+        free(headerList)
     }
 
     /// The response once the transfer completed without error.
     func takeResponse() -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders(headers), body: responseBody.takeData())
     }
-
-    /// Builds the curl header list: every field exactly as given, plus empty entries that stop
-    /// libcurl from adding `Expect: 100-continue`, `Accept: */*` and a form `Content-Type` on its own.
-    ///
-    /// Each line is assembled as bytes in one scratch buffer and copied by `curl_slist_append`;
-    /// the three names libcurl would add are noticed in the same pass.
-    private static func makeHeaderList(
-        _ headers: HTTPHeaders,
-        sendsBody: Bool
-    ) throws -> UnsafeMutablePointer<curl_slist>? {
-        var list: UnsafeMutablePointer<curl_slist>?
-        var line: [CChar] = []
-        line.reserveCapacity(256)
-        func append() throws {
-            line.append(0)
-            let appended = line.withUnsafeBufferPointer { curl_slist_append(list, $0.baseAddress) }
-            line.removeAll(keepingCapacity: true)
-            guard let appended else {
-                curl_slist_free_all(list)
-                throw TransportError(.other, "out of memory building the request headers")
-            }
-            list = appended
-        }
-        var hasExpect = false
-        var hasAccept = false
-        var hasContentType = false
-        for field in headers {
-            guard HTTPToken.isToken(field.name) else {
-                curl_slist_free_all(list)
-                throw TransportError(.invalidRequest, "the header name '\(field.name)' is not a valid HTTP token")
-            }
-            guard !field.value.utf8.contains(where: { $0 == 0 || $0 == 10 || $0 == 13 }) else {
-                curl_slist_free_all(list)
-                throw TransportError(
-                    .invalidRequest,
-                    "the value of header '\(field.name)' contains a line break or NUL byte"
-                )
-            }
-            let name = field.name.utf8
-            if name.count == 6 {
-                if field.name.equalsIgnoringASCIICase("Expect") {
-                    hasExpect = true
-                } else if field.name.equalsIgnoringASCIICase("Accept") {
-                    hasAccept = true
-                }
-            } else if name.count == 12, field.name.equalsIgnoringASCIICase("Content-Type") {
-                hasContentType = true
-            }
-            for byte in name { line.append(CChar(bitPattern: byte)) }
-            // "Name;" is how libcurl is told to send a header with an empty value.
-            let value = field.value.utf8
-            var lower = value.startIndex
-            var upper = value.endIndex
-            while lower < upper, value[lower] == 32 || value[lower] == 9 { lower = value.index(after: lower) }
-            while upper > lower, value[value.index(before: upper)] == 32 || value[value.index(before: upper)] == 9 {
-                upper = value.index(before: upper)
-            }
-            if lower == upper {
-                line.append(CChar(bitPattern: UInt8(ascii: ";")))
-            } else {
-                line.append(CChar(bitPattern: UInt8(ascii: ":")))
-                line.append(CChar(bitPattern: UInt8(ascii: " ")))
-                for byte in value[lower..<upper] { line.append(CChar(bitPattern: byte)) }
-            }
-            try append()
-        }
-        func appendEmpty(_ name: StaticString) throws {
-            name.withUTF8Buffer { for byte in $0 { line.append(CChar(bitPattern: byte)) } }
-            try append()
-        }
-        if !hasExpect { try appendEmpty("Expect:") }
-        if !hasAccept { try appendEmpty("Accept:") }
-        if sendsBody, !hasContentType { try appendEmpty("Content-Type:") }
-        return list
-    }
-
 }
 
 // MARK: - Response headers
@@ -179,7 +107,7 @@ extension CurlTransfer {
         while end > 0, line[end - 1] == 10 || line[end - 1] == 13 { end -= 1 }
         guard end > 0 else { return }
         let bytes = UnsafeRawBufferPointer(rebasing: line[0..<end])
-        if bytes.starts(with: "HTTP/".utf8) {
+        if bytes.count >= 5, memcmp(bytes.baseAddress!, "HTTP/", 5) == 0 {
             headers.removeAll(keepingCapacity: true)
             status = CurlTransfer.statusCode(inStatusLine: bytes) ?? 0
             return
@@ -191,14 +119,20 @@ extension CurlTransfer {
             return
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = CurlTransfer.decodeTrimmed(bytes, from: 0, to: colon)
+        let nameBytes = CurlTransfer.trimmed(bytes, from: 0, to: colon)
+        let name = CurlTransfer.decode(nameBytes)
         let value = CurlTransfer.decodeTrimmed(bytes, from: colon + 1, to: bytes.count)
         headers.append(HTTPHeaders.Field(name: name, value: value))
-        if name.equalsIgnoringASCIICase("Content-Length"), method != .head, let length = Int(value),
+        if CurlTransfer.isContentLength(nameBytes), method != .head, let length = Int(value),
             length > 0, length <= maxResponseBodySize
         {
             if !responseBody.reserve(length) { outOfMemory = true }
         }
+    }
+
+    /// Whether `name` is `Content-Length` in any case, compared as bytes before any string is made.
+    private static func isContentLength(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.count == 14 && equalsIgnoringASCIICase(name, "Content-Length")
     }
 
     /// The three-digit code of `HTTP/1.1 200 OK` or `HTTP/2 200`.
@@ -215,16 +149,47 @@ extension CurlTransfer {
         return digits == 3 ? code : nil
     }
 
-    /// The bytes in `start..<end` without surrounding spaces and tabs, as UTF-8 when valid and
-    /// otherwise as ISO 8859-1 (RFC 9110 obs-text), so no byte is lost.
+    /// The bytes in `start..<end` without surrounding spaces and tabs, decoded by ``decode(_:)``.
     private static func decodeTrimmed(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> String {
+        decode(trimmed(bytes, from: start, to: end))
+    }
+
+    /// The bytes in `start..<end` without surrounding spaces and tabs.
+    private static func trimmed(
+        _ bytes: UnsafeRawBufferPointer,
+        from start: Int,
+        to end: Int
+    ) -> UnsafeRawBufferPointer {
         var lower = start
         var upper = end
         while lower < upper, bytes[lower] == 32 || bytes[lower] == 9 { lower += 1 }
         while upper > lower, bytes[upper - 1] == 32 || bytes[upper - 1] == 9 { upper -= 1 }
-        let slice = UnsafeRawBufferPointer(rebasing: bytes[lower..<upper])
-        if let text = String(validating: slice, as: UTF8.self) { return text }
-        return String(String.UnicodeScalarView(slice.map { Unicode.Scalar($0) }))
+        return UnsafeRawBufferPointer(rebasing: bytes[lower..<upper])
+    }
+
+    /// `bytes` as UTF-8 when valid and otherwise as ISO 8859-1 (RFC 9110 obs-text), so no byte is lost.
+    ///
+    /// Almost every field is ASCII: that is checked in one pass, and such bytes are UTF-8 as they
+    /// are; only a field with a byte from 128 up takes the validating path.
+    private static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        if isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    /// Whether every byte is below 128 (eight bytes at a time, then the rest).
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var bits: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            bits |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            bits |= UInt64(bytes[index])
+            index += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 }
 

@@ -66,7 +66,11 @@ public final class CurlTransport: Transport {
                 return try await sendOnOwnThread(transfer)
             }
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
+                // Unsafe (no checking canary to allocate): the transfer's continuation is resumed
+                // exactly once, by `CurlMultiEngine.complete`, which every path (finished, failed,
+                // cancelled, refused after a shutdown, torn down) goes through and whose
+                // `finished` state makes a second call return without resuming.
+                try await withUnsafeThrowingContinuation { continuation in
                     // Still on the loop's thread: nothing suspended since `IOEventLoops.current`.
                     transfer.continuation = continuation
                     driver.submit(transfer)
@@ -81,7 +85,11 @@ public final class CurlTransport: Transport {
 
     private func sendOnOwnThread(_ transfer: CurlTransfer) async throws -> HTTPResponse {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            // Unsafe (no checking canary to allocate): resumed exactly once, here when the curl
+            // thread refuses the transfer (it is then never queued), otherwise by
+            // `CurlMultiEngine.complete`, which the curl thread calls for every transfer it took
+            // (started, cancelled, or left in the queue at exit) and which resumes only the first time.
+            try await withUnsafeThrowingContinuation { continuation in
                 transfer.continuation = continuation
                 if let refusal = loop.submit(transfer) {
                     transfer.continuation = nil
