@@ -51,25 +51,29 @@ struct Authenticator: Sendable {
 
     /// The token of a `Bearer` credential (RFC 6750 §2.1: scheme case-insensitive, token68).
     static func bearerToken(_ header: String) -> String? {
-        let bytes = Array(header.utf8)
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        // The scheme, then at least one space, then the token; spaces and tabs around both go.
-        guard var start = bytes.firstIndex(where: { !isBlank($0) }) else { return nil }
-        let scheme = Array("bearer".utf8)
-        guard bytes.count - start > scheme.count,
-            zip(bytes[start..<start + scheme.count], scheme).allSatisfy({ $0 | 0x20 == $1 }),
-            bytes[start + scheme.count] == 0x20
-        else { return nil }
-        start += scheme.count
-        while start < bytes.count, isBlank(bytes[start]) { start += 1 }
-        var end = bytes.count
-        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-        let token = bytes[start..<end]
-        guard !token.isEmpty, token.count <= 4096, token.allSatisfy(isToken68) else { return nil }
-        return String(decoding: token, as: UTF8.self)
+        var header = header
+        return header.withUTF8 { bytes -> String? in
+            let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+            // The scheme, then at least one space, then the token; spaces and tabs around both go.
+            guard var start = bytes.firstIndex(where: { !isBlank($0) }) else { return nil }
+            let scheme: StaticString = "bearer"
+            let schemeLength = scheme.utf8CodeUnitCount
+            guard bytes.count - start > schemeLength,
+                scheme.withUTF8Buffer({ scheme in
+                    (0..<schemeLength).allSatisfy { bytes[start + $0] | 0x20 == scheme[$0] }
+                }),
+                bytes[start + schemeLength] == 0x20
+            else { return nil }
+            start += schemeLength
+            while start < bytes.count, isBlank(bytes[start]) { start += 1 }
+            var end = bytes.count
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            let token = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            guard !token.isEmpty, token.count <= 4096, token.allSatisfy(isToken68) else { return nil }
+            return String(decoding: token, as: UTF8.self)
+        }
     }
 
-    /// Whether a byte is one of RFC 6750's `b64token` characters.
     private static func isToken68(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true

@@ -39,6 +39,11 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
 
     let core: ServerCore
     private(set) var daemon: OpaquePointer?
+    /// libmicrohttpd's epoll descriptor. It is waited on beside ``epollFD`` (with `poll`), not
+    /// inside it: an epoll set that sits in another one makes every `EPOLL_CTL_ADD` on it take
+    /// the kernel's global nested-epoll path, and libmicrohttpd adds a connection back to its set
+    /// each time a suspended request is resumed.
+    private var mhdFD: Int32 = -1
     private let epollFD: Int32
     private let wakeFD: Int32
     private let queue = Mutex(Queue())
@@ -74,7 +79,8 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     /// - Parameter sweepInterval: How often this loop runs ``ServerCore/expireOverdue(now:)``; `nil` for never.
     func start(daemon: OpaquePointer, name: String, sweepInterval: Duration?) -> Bool {
         let mhdFD = swifty_mhd_epoll_fd(daemon)
-        guard mhdFD >= 0, watch(mhdFD), watch(wakeFD) else { return false }
+        guard mhdFD >= 0, watch(wakeFD) else { return false }
+        self.mhdFD = mhdFD
         self.daemon = daemon
         self.sweepInterval = sweepInterval
         started = true
@@ -222,6 +228,21 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         return readiness
     }
 
+    /// Waits up to `timeout` ms until libmicrohttpd's descriptors or this loop's are ready;
+    /// returns how many of this loop's events were stored in `events` (libmicrohttpd's are
+    /// handled by the next `MHD_run`).
+    private func wait(timeout: Int32, into events: inout [epoll_event]) -> Int32 {
+        var descriptors = (
+            pollfd(fd: mhdFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: epollFD, events: Int16(POLLIN), revents: 0)
+        )
+        let ready = withUnsafeMutableBytes(of: &descriptors) { raw in
+            poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout)
+        }
+        guard ready > 0, descriptors.1.revents != 0 else { return 0 }
+        return epoll_wait(epollFD, &events, Int32(events.count), 0)
+    }
+
     private func runLoop() {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
         // libmicrohttpd sends with MSG_NOSIGNAL; blocking SIGPIPE here is a second guard.
@@ -258,7 +279,7 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
                     timeout = min(timeout, Self.milliseconds(from: now, to: due))
                 }
             }
-            let count = epoll_wait(epollFD, &events, Int32(events.count), timeout)
+            let count = wait(timeout: timeout, into: &events)
             for index in 0..<max(0, Int(count)) {
                 let fd = events[index].data.fd
                 if fd == wakeFD {

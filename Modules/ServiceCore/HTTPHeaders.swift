@@ -117,11 +117,24 @@ extension String {
         let lhs = utf8
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
+        // Native and small strings have contiguous UTF-8: compare the bytes in place.
+        let compared = lhs.withContiguousStorageIfAvailable { left in
+            rhs.withContiguousStorageIfAvailable { right in
+                for index in 0..<left.count where left[index] != right[index] {
+                    if Self.lowercasedASCII(left[index]) != Self.lowercasedASCII(right[index]) { return false }
+                }
+                return true
+            }
+        }
+        if case .some(.some(let result)) = compared { return result }
         for (a, b) in zip(lhs, rhs) where a != b {
-            let la = (a >= 65 && a <= 90) ? a | 0x20 : a
-            let lb = (b >= 65 && b <= 90) ? b | 0x20 : b
-            if la != lb { return false }
+            if Self.lowercasedASCII(a) != Self.lowercasedASCII(b) { return false }
         }
         return true
+    }
+
+    /// `byte` with `A`-`Z` mapped to `a`-`z`.
+    private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+        byte >= 65 && byte <= 90 ? byte | 0x20 : byte
     }
 }

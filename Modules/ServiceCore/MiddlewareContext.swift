@@ -14,7 +14,26 @@ public struct MiddlewareContext: Sendable {
     /// The retry class and timeout of the case.
     public var policy: RequestPolicy
     /// A logger with `module`, `operation` and `request_id` metadata set.
-    public var logger: Logger
+    ///
+    /// For a context made by ``ServiceClient`` the metadata is added when the logger is first
+    /// read, so a call whose middlewares never log does not build it.
+    public var logger: Logger {
+        get {
+            if let given { return given }
+            var logger = clientLogger
+            logger[metadataKey: "module"] = .string(module)
+            logger[metadataKey: "operation"] = .string(operation)
+            logger[metadataKey: "request_id"] = .string(requestID)
+            return logger
+        }
+        set { given = newValue }
+    }
+
+    /// The logger given to ``init(module:operation:attempt:requestID:policy:logger:)`` or set
+    /// since; `nil` while ``logger`` is derived from ``clientLogger``.
+    private var given: Logger?
+    /// The client's logger, without the call's metadata.
+    private let clientLogger: Logger
 
     /// Creates a context.
     public init(
@@ -30,7 +49,19 @@ public struct MiddlewareContext: Sendable {
         self.attempt = attempt
         self.requestID = requestID
         self.policy = policy
-        self.logger = logger
+        self.given = logger
+        self.clientLogger = logger
+    }
+
+    /// Creates a client's context, whose ``logger`` is `clientLogger` with the call's metadata.
+    package init(module: String, operation: String, requestID: String, policy: RequestPolicy, clientLogger: Logger) {
+        self.module = module
+        self.operation = operation
+        self.attempt = 1
+        self.requestID = requestID
+        self.policy = policy
+        self.given = nil
+        self.clientLogger = clientLogger
     }
 }
 

@@ -169,16 +169,12 @@ public struct ServiceClient<S: Service>: Sendable {
         let operation = service.operationName
         let attempts = AttemptCounter()
         let requestID = configuration.requestIDGenerator()
-        var logger = configuration.logger
-        logger[metadataKey: "module"] = .string(S.moduleName)
-        logger[metadataKey: "operation"] = .string(operation)
-        logger[metadataKey: "request_id"] = .string(requestID)
         let context = MiddlewareContext(
             module: S.moduleName,
             operation: operation,
             requestID: requestID,
             policy: policy,
-            logger: logger
+            clientLogger: configuration.logger
         )
         let response: HTTPResponse
         do {
