@@ -57,6 +57,11 @@ static inline CURLcode swifty_curl_easy_setopt_seek_callback(CURL *handle, CURLo
     return curl_easy_setopt(handle, option, value);
 }
 
+/// `curl_easy_setopt` for `CURLOPT_CLOSESOCKETFUNCTION`.
+static inline CURLcode swifty_curl_easy_setopt_closesocket_callback(CURL *handle, curl_closesocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, value);
+}
+
 /// `curl_easy_getinfo` for information returned as a `long`.
 static inline CURLcode swifty_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

@@ -3,7 +3,7 @@ import CCurl
 /// One libcurl easy handle and its error buffer, reused across transfers.
 ///
 /// The options that depend only on the engine's configuration are set once, when the handle is
-/// made (see ``init(configuration:)``); each transfer then sets only what is its own (see
+/// made (see ``init(configuration:socketCloser:)``); each transfer then sets only what is its own (see
 /// ``prepare(for:)``). Between transfers an idle handle still points at the last
 /// transfer's context and header list; libcurl reads those only while the handle is in a multi
 /// handle, and the next ``prepare(for:)`` replaces them before it is added again.
@@ -22,13 +22,21 @@ final class CurlEasyHandle {
 
     /// Creates a handle with the configuration's fixed options set, or returns `nil` when libcurl
     /// cannot allocate one.
-    init?(configuration: CurlTransport.Configuration) {
+    /// - Parameters:
+    ///   - configuration: The engine's configuration.
+    ///   - socketCloser: Closes the sockets of this handle's connections (`CURLOPT_CLOSESOCKETFUNCTION`
+    ///     and its data), or `nil` for libcurl's own `close`.
+    init?(configuration: CurlTransport.Configuration, socketCloser: CurlSocketCloser? = nil) {
         guard let handle = curl_easy_init() else { return nil }
         raw = handle
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         connectTimeoutMilliseconds = configuration.connectTimeout.curlMilliseconds
         setFixedOptions(configuration)
+        if let socketCloser {
+            swifty_curl_easy_setopt_closesocket_callback(raw, socketCloser.callback)
+            set(CURLOPT_CLOSESOCKETDATA, pointer: socketCloser.context)
+        }
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import CCurl
+import Glibc
 import ServiceCore
 
 /// Drives one libcurl multi handle on a caller's ``ServiceCore/IOEventLoop`` (an HTTP server's
@@ -14,7 +15,12 @@ final class CurlLoopDriver: @unchecked Sendable {
     let loop: any IOEventLoop
     private let engine: CurlMultiEngine
     private var timer: IOTimerID?
-    private var watched: Set<Int32> = []
+    /// What the loop watches each of libcurl's sockets for.
+    private var watched: [Int32: IOInterest] = [:]
+    /// Watched sockets libcurl no longer asked about (an idle connection in its cache): they stay
+    /// in the loop's epoll, so a connection reused for the next transfer costs no `epoll_ctl`
+    /// pair; the first event on one that is still parked removes it.
+    private var parked: Set<Int32> = []
     private var accepting = true
     private var closed = false
     private var shutdownTimer: IOTimerID?
@@ -33,6 +39,9 @@ final class CurlLoopDriver: @unchecked Sendable {
         swifty_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
         swifty_curl_multi_setopt_timer_callback(multi, CurlLoopDriver.timerCallback)
         swifty_curl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context)
+        // Every socket closes through the driver, so a parked one is forgotten before its number
+        // can be reused.
+        engine.socketCloser = CurlSocketCloser(callback: CurlLoopDriver.closeSocketCallback, context: context)
         // In-flight transfers end with the loop. Weak: a driver closed earlier (its transport shut
         // down) is freed; only this small closure stays with the loop.
         loop.whenStopping { [weak self] in self?.close() }
@@ -85,8 +94,9 @@ final class CurlLoopDriver: @unchecked Sendable {
         closed = true
         accepting = false
         engine.tearDown()
-        for descriptor in watched { loop.unwatch(descriptor) }
-        watched = []
+        for descriptor in watched.keys { loop.unwatch(descriptor) }
+        watched = [:]
+        parked = []
         if let timer { loop.cancelTimer(timer) }
         if let shutdownTimer { loop.cancelTimer(shutdownTimer) }
         timer = nil
@@ -107,6 +117,12 @@ final class CurlLoopDriver: @unchecked Sendable {
     }
 
     private func socketReady(_ descriptor: Int32, _ readiness: IOReadiness) {
+        if parked.contains(descriptor) {
+            // An idle connection got data or was closed by its peer: libcurl finds out when it
+            // next looks at the connection; until then the loop stops watching it.
+            forget(descriptor)
+            return
+        }
         var flags: Int32 = 0
         if readiness.contains(.readable) { flags |= CURL_CSELECT_IN }
         if readiness.contains(.writable) { flags |= CURL_CSELECT_OUT }
@@ -117,24 +133,39 @@ final class CurlLoopDriver: @unchecked Sendable {
     /// libcurl asks to watch `descriptor` for `what`, or to stop watching it.
     private func update(_ descriptor: Int32, _ what: Int32) {
         guard what != CURL_POLL_REMOVE else {
-            loop.unwatch(descriptor)
-            watched.remove(descriptor)
+            // Parked rather than removed: libcurl removes a connection's socket after each
+            // transfer and adds it back for the next one on the same connection.
+            if watched[descriptor] != nil { parked.insert(descriptor) }
             return
         }
         var interest: IOInterest = []
         if what == CURL_POLL_IN || what == CURL_POLL_INOUT { interest.insert(.readable) }
         if what == CURL_POLL_OUT || what == CURL_POLL_INOUT { interest.insert(.writable) }
+        parked.remove(descriptor)
+        if watched[descriptor] == interest { return }
         let watching = loop.watch(descriptor, for: interest) { [self] readiness in
             socketReady(descriptor, readiness)
         }
         if watching {
-            watched.insert(descriptor)
+            watched[descriptor] = interest
         } else {
             // Not watchable: let libcurl find out on its next look at the socket.
-            loop.unwatch(descriptor)
-            watched.remove(descriptor)
+            forget(descriptor)
             schedule(milliseconds: 0)
         }
+    }
+
+    /// Stops watching a socket, parked or not.
+    private func forget(_ descriptor: Int32) {
+        loop.unwatch(descriptor)
+        watched[descriptor] = nil
+        parked.remove(descriptor)
+    }
+
+    /// libcurl is closing one of its sockets: it leaves the loop's epoll first, so a later socket
+    /// with the same number starts unwatched.
+    fileprivate func socketClosing(_ descriptor: Int32) {
+        if watched[descriptor] != nil { forget(descriptor) }
     }
 
     /// libcurl asks to be called back after `milliseconds`, or (-1) no longer.
@@ -157,6 +188,14 @@ extension CurlLoopDriver {
         guard let context else { return -1 }
         Unmanaged<CurlLoopDriver>.fromOpaque(context).takeUnretainedValue().update(descriptor, what)
         return 0
+    }
+
+    /// `CURLOPT_CLOSESOCKETFUNCTION` of the driver's handles: forgets the socket, then closes it.
+    static let closeSocketCallback: curl_closesocket_callback = { context, descriptor in
+        if let context {
+            Unmanaged<CurlLoopDriver>.fromOpaque(context).takeUnretainedValue().socketClosing(descriptor)
+        }
+        return Glibc.close(descriptor)
     }
 
     /// `CURLMOPT_TIMERFUNCTION`.

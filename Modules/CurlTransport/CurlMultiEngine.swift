@@ -15,6 +15,8 @@ final class CurlMultiEngine {
     /// removed by moving the last into its slot, without hashing.
     private var running: [CurlTransfer] = []
     private var idleHandles: [CurlEasyHandle] = []
+    /// Set on every easy handle made from now on (before the first transfer, by its driver).
+    var socketCloser: CurlSocketCloser?
 
     /// Creates the multi handle with the configuration's connection limits.
     init(configuration: CurlTransport.Configuration) {
@@ -37,7 +39,10 @@ final class CurlMultiEngine {
             complete(transfer, with: .failure(TransportError(.cancelled, "\(transfer.summary) was cancelled")))
             return
         }
-        guard let multi, let easy = idleHandles.popLast() ?? CurlEasyHandle(configuration: configuration) else {
+        guard let multi,
+            let easy = idleHandles.popLast()
+                ?? CurlEasyHandle(configuration: configuration, socketCloser: socketCloser)
+        else {
             complete(transfer, with: .failure(TransportError(.other, "libcurl could not create a handle")))
             return
         }

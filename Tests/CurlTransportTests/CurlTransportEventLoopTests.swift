@@ -140,3 +140,69 @@ struct CurlTransportEventLoopTests {
         await transport.shutdown()
     }
 }
+
+/// The loop keeps an idle connection's socket in its epoll between transfers (parked), so these
+/// check what can happen to a parked socket: its peer closes it, or libcurl closes it and the
+/// number comes back for a new connection.
+struct CurlTransportParkedSocketTests {
+    private func withHost<T: Sendable>(_ body: @Sendable (HTTPServer) async throws -> T) async throws -> T {
+        let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
+        return try await withLoopbackServer(configuration: configuration, handler: { _ in .text(404, "") }) { host in
+            try await body(host.server)
+        }
+    }
+
+    @Test func idleConnectionsClosedByTheUpstreamAreReplaced() async throws {
+        let transport = CurlTransport()
+        // The upstream closes a connection after a second without a request.
+        let upstreamConfiguration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, connectionTimeout: .seconds(1))
+        try await withLoopbackServer(configuration: upstreamConfiguration, handler: TransportConformance.handle) {
+            upstream in
+            try await withHost { host in
+                let url = upstream.url("/status/200")
+                let rounds = try await host.onNetworkThread { () -> [[Int]] in
+                    var rounds: [[Int]] = []
+                    for round in 0..<3 {
+                        if round > 0 { try await Task.sleep(for: .milliseconds(1600)) }
+                        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                            for _ in 0..<8 {
+                                group.addTask {
+                                    try await transport.send(HTTPRequest(method: .get, url: url, timeout: .seconds(5)))
+                                        .status
+                                }
+                            }
+                            return try await group.reduce(into: []) { $0.append($1) }
+                        }
+                        rounds.append(statuses)
+                    }
+                    return rounds
+                }
+                #expect(rounds == Array(repeating: Array(repeating: 200, count: 8), count: 3))
+            }
+        }
+        await transport.shutdown()
+    }
+
+    @Test func socketNumbersReusedByNewConnectionsAreWatchedAgain() async throws {
+        let transport = CurlTransport()
+        // Every answer closes its connection, so each request opens a socket that often gets the
+        // number of the one just closed.
+        try await withLoopbackServer(handler: { _ in
+            ServerResponse(status: 200, headers: ["Connection": "close"], body: Data("closing".utf8))
+        }) { upstream in
+            try await withHost { host in
+                let url = upstream.url("/close")
+                let statuses = try await host.onNetworkThread { () -> [Int] in
+                    var statuses: [Int] = []
+                    for _ in 0..<40 {
+                        statuses.append(
+                            try await transport.send(HTTPRequest(method: .get, url: url, timeout: .seconds(5))).status)
+                    }
+                    return statuses
+                }
+                #expect(statuses == Array(repeating: 200, count: 40))
+            }
+        }
+        await transport.shutdown()
+    }
+}
