@@ -264,6 +264,10 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
                 nextSweep = turn + interval
             }
             _ = MHD_run(daemon)
+            // Timers that came due during libmicrohttpd's turn (an upstream call started by a
+            // handler it dispatched asks for one at 0 ms) fire now, before waiting: the requests
+            // leave in one burst at the end of the turn.
+            if !timers.isEmpty { runDueTimers(now: clock.now) }
             var timeout: Int32 = 1000
             if queue.withLock({ !$0.isEmpty }) {
                 // More work queued: only look (without waiting) at the watched descriptors, which
