@@ -10,6 +10,15 @@ struct AppRouter {
     let api: AppAPI
     let metrics: Metrics
     let accessLog: Logger
+    /// The access log's handler when lines can go to it directly (``AccessLogLine``).
+    private let accessLogStream: StreamLogHandler?
+
+    init(api: AppAPI, metrics: Metrics, accessLog: Logger) {
+        self.api = api
+        self.metrics = metrics
+        self.accessLog = accessLog
+        accessLogStream = AccessLogLine.directStream(for: accessLog)
+    }
 
     func makeRouter() -> Router {
         var router = Router()
@@ -34,6 +43,7 @@ struct AppRouter {
         let router = makeRouter()
         let metrics = self.metrics
         let accessLog = self.accessLog
+        let accessLogStream = self.accessLogStream
         return { request in
             let trace = RequestTrace(requestID: Self.requestID(for: request))
             return await RequestTrace.$current.withValue(trace) {
@@ -44,7 +54,7 @@ struct AppRouter {
                 response.headers.add(name: "X-Request-ID", value: trace.requestID)
                 Self.finish(
                     request, response, route: trace.route ?? "unmatched", trace: trace, start: start,
-                    metrics: metrics, accessLog: accessLog
+                    metrics: metrics, accessLog: accessLog, accessLogStream: accessLogStream
                 )
                 return response
             }
@@ -66,30 +76,24 @@ struct AppRouter {
         trace: RequestTrace,
         start: ContinuousClock.Instant,
         metrics: Metrics,
-        accessLog: Logger
+        accessLog: Logger,
+        accessLogStream: StreamLogHandler?
     ) {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        metrics.requests.increment([route, request.method, String(response.status)])
+        let status = String(response.status)
+        metrics.requests.increment([route, request.method, status])
         metrics.requestDuration.observe([route], seconds)
-        // The metadata is built only when the line is written (an autoclosure).
-        accessLog.info(
-            "request",
-            metadata: [
-                "request_id": .string(trace.requestID),
-                "method": .string(request.method),
-                "route": .string(route),
-                "status": .string(String(response.status)),
-                "duration_ms": .string(Self.milliseconds(seconds)),
-                "upstream": .array(
-                    trace.recorded.map { call in
-                        .dictionary([
-                            "module": .string(call.module), "operation": .string(call.operation),
-                            "outcome": .string(call.outcome), "ms": .string(String(call.milliseconds)),
-                        ])
-                    }),
-            ]
+        let line = AccessLogLine(
+            requestID: trace.requestID, method: request.method, route: route, status: status,
+            durationMilliseconds: Self.milliseconds(seconds), upstream: trace.recorded
         )
+        if let accessLogStream {
+            accessLogStream.writeLine(line.bytes(date: Date(), label: accessLog.label))
+        } else {
+            // The metadata is built only when the line is written (an autoclosure).
+            accessLog.info("request", metadata: line.metadata)
+        }
     }
 
     /// `seconds` as milliseconds with two decimals (`12.34`).

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -27,28 +27,15 @@ package enum LogLineFormatter {
 
     /// ``json(_:)`` as UTF-8 bytes, optionally ending in a newline.
     package static func jsonBytes(_ record: LogRecord, newline: Bool) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(320)
-        append(#"{"ts":""#, to: &out)
-        appendTimestamp(record.date, to: &out)
-        append(#"","level":""#, to: &out)
-        append(record.level.rawValue, to: &out)
-        append(#"","label":"#, to: &out)
-        appendQuoted(record.label, to: &out)
-        append(#","msg":"#, to: &out)
-        appendQuoted(record.message, to: &out)
+        var line = JSONLogLine(date: record.date, level: record.level, label: record.label, message: record.message)
         for (key, value) in record.metadata.sorted(by: { $0.key < $1.key }) {
-            out.append(UInt8(ascii: ","))
-            appendQuoted(key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            appendJSON(value, to: &out)
+            line.member(key, value)
         }
-        out.append(UInt8(ascii: "}"))
-        if newline { out.append(UInt8(ascii: "\n")) }
-        return out
+        return line.finish(newline: newline)
     }
 
-    private static func appendJSON(_ value: Logger.MetadataValue, to out: inout [UInt8]) {
+    /// Appends a metadata value as JSON: strings quoted, arrays in order, objects with their keys sorted.
+    package static func appendJSON(_ value: Logger.MetadataValue, to out: inout [UInt8]) {
         switch value {
         case .string(let string):
             appendQuoted(string, to: &out)
@@ -71,14 +58,15 @@ package enum LogLineFormatter {
         }
     }
 
-    private static func append(_ string: String, to out: inout [UInt8]) {
+    /// Appends `string`'s UTF-8 bytes as they are.
+    package static func append(_ string: String, to out: inout [UInt8]) {
         var string = string
         string.withUTF8 { out.append(contentsOf: $0) }
     }
 
     /// Appends `string` as a JSON string literal: `"`, `\` and control characters escaped
     /// (`\n`, `\r`, `\t`, otherwise `\u00XX`); everything else, non-ASCII included, as it is.
-    private static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+    package static func appendQuoted(_ string: String, to out: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
@@ -115,7 +103,7 @@ package enum LogLineFormatter {
     }
 
     /// Appends `date` in RFC 3339 UTC with milliseconds: `2026-11-30T06:00:00.123Z`.
-    private static func appendTimestamp(_ date: Date, to out: inout [UInt8]) {
+    package static func appendTimestamp(_ date: Date, to out: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
         var seconds = Int(interval.rounded(.down))
         var milliseconds = Int(((interval - Double(seconds)) * 1000).rounded(.down))

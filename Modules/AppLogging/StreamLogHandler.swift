@@ -38,11 +38,17 @@ public struct StreamLogHandler: LogHandler {
 
     /// Writes the record as one line.
     public func log(_ record: LogRecord) {
-        let line: [UInt8]
         switch format {
-        case .json: line = LogLineFormatter.jsonBytes(record, newline: true)
-        case .text: line = Array((LogLineFormatter.text(record) + "\n").utf8)
+        case .json: writeLine(LogLineFormatter.jsonBytes(record, newline: true))
+        case .text: writeLine(Array((LogLineFormatter.text(record) + "\n").utf8))
         }
+    }
+
+    /// Whether records become JSON lines (``Format/json``).
+    package var writesJSON: Bool { format == .json }
+
+    /// Writes a finished line (its newline included) with one `write(2)`, as ``log(_:)`` does.
+    package func writeLine(_ line: [UInt8]) {
         line.withUnsafeBufferPointer { buffer in
             var offset = 0
             // Bounded: each iteration writes at least one byte or gives up.

@@ -1,0 +1,66 @@
+import AppLogging
+import Foundation
+
+/// What one access-log line says about a request: its id, method, route pattern, status,
+/// duration and upstream calls.
+///
+/// It goes out either as a `Logger` record (``metadata``) or, when the access log writes JSON
+/// lines to a stream and nothing else shapes them, as the same bytes written directly
+/// (``bytes(date:label:)``), without building a `Logger.Metadata` dictionary per request.
+struct AccessLogLine {
+    var requestID: String
+    var method: String
+    var route: String
+    var status: String
+    var durationMilliseconds: String
+    var upstream: [RequestTrace.Call]
+
+    /// The record's metadata, for any log handler.
+    var metadata: Logger.Metadata {
+        [
+            "request_id": .string(requestID),
+            "method": .string(method),
+            "route": .string(route),
+            "status": .string(status),
+            "duration_ms": .string(durationMilliseconds),
+            "upstream": .array(
+                upstream.map { call in
+                    .dictionary([
+                        "module": .string(call.module), "operation": .string(call.operation),
+                        "outcome": .string(call.outcome), "ms": .string(String(call.milliseconds)),
+                    ])
+                }),
+        ]
+    }
+
+    /// The JSON line a ``StreamLogHandler`` writes for an `info` record `"request"` with
+    /// ``metadata`` (keys in sorted order, as its formatter puts them), newline included.
+    func bytes(date: Date, label: String) -> [UInt8] {
+        var line = JSONLogLine(date: date, level: .info, label: label, message: "request")
+        line.member("duration_ms", durationMilliseconds)
+        line.member("method", method)
+        line.member("request_id", requestID)
+        line.member("route", route)
+        line.member("status", status)
+        line.openArray("upstream")
+        for call in upstream {
+            line.openObject()
+            line.member("module", call.module)
+            line.member("ms", String(call.milliseconds))
+            line.member("operation", call.operation)
+            line.member("outcome", call.outcome)
+            line.closeObject()
+        }
+        line.closeArray()
+        return line.finish(newline: true)
+    }
+
+    /// `logger`'s handler when access lines may bypass `Logger`: a JSON ``StreamLogHandler``,
+    /// `info` enabled and no metadata of the logger's own to merge in; otherwise `nil`.
+    static func directStream(for logger: Logger) -> StreamLogHandler? {
+        guard logger.logLevel <= .info, logger.metadata.isEmpty,
+            let stream = logger.handler as? StreamLogHandler, stream.writesJSON
+        else { return nil }
+        return stream
+    }
+}
