@@ -50,7 +50,6 @@ public enum DaemonCommand {
             return 78
         }
 
-        AllocatorTuning.apply()
         var logger = Logger(label: "swiftyd")
         logger.logLevel = LogSetup.bootstrap(configuration.logging)
         logger.handler = LoggingSystem.makeHandler(label: "swiftyd")
