@@ -334,14 +334,15 @@ CONF
     done
     NM=$(printf '%s\n' "${N_RPS[@]}" | median)
     SM=$(printf '%s\n' "${S_RPS[@]}" | median)
-    RATIO=$(awk -v s="$SM" -v n="$NM" 'BEGIN { printf "%.2f", s / n }')
+    RATIO=$(awk -v s="$SM" -v n="$NM" 'BEGIN { printf "%.3f", s / n }')
     RM=$(printf '%s\n' "${RATIOS[@]}" | median)
     if [ "$ERRORS" != 0 ]; then
         echo "errors during the proxy rounds; the verifying upstream's refusals, if any:" >&2
         grep -c 'did not verify' "$WORK/verified.err" >&2 || true
         tail -3 "$WORK/verified.err" >&2 || true
     fi
-    verdict=$(awk -v r="$RATIO" -v e="$ERRORS" 'BEGIN { print (r >= 0.4 && e == 0) ? "PASS" : "FAIL" }')
+    # Compared unrounded: a ratio of 0.396 must not pass as "0.40".
+    verdict=$(awk -v s="$SM" -v n="$NM" -v e="$ERRORS" 'BEGIN { print (s >= 0.4 * n && e == 0) ? "PASS" : "FAIL" }')
     SUMMARY+=("floor 1 (users via swiftyd >= 0.4x nginx proxy_pass): $verdict: ratio of medians $RATIO (median of per-round ratios $RM), errors $ERRORS")
     NC=$(printf '%s\n' "${N_CPU[@]}" | median) NUC=$(printf '%s\n' "${NU_CPU[@]}" | median)
     SC=$(printf '%s\n' "${S_CPU[@]}" | median) VUC=$(printf '%s\n' "${VU_CPU[@]}" | median)
