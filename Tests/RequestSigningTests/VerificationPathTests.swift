@@ -1,5 +1,6 @@
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 
 @testable import RequestSigning

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 
 /// Decodes one corpus of documents through ``KeyPathDecoding`` with the fast path (a default
@@ -244,17 +245,8 @@ struct StreamingJSONDecoderDifferentialTests {
         "", " ", "\n", "nul", "tru", "[", "{", "}", "\"", "\"\\u12\"", "\"\\q\"",
     ]
 
-    /// A seeded pseudo-random generator (SplitMix64), so every run decodes the same corpus.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
+    /// A seeded generator, so every run decodes the same corpus.
+    typealias Generator = SplitMix64
 
     static func space(_ random: inout Generator) -> String {
         ["", "", "", " ", "\n  ", "\t", "\r\n"].randomElement(using: &random)!
@@ -329,7 +321,7 @@ struct StreamingJSONDecoderDifferentialTests {
     }
 
     static func generated(count: Int) -> [String] {
-        var random = Generator(state: 0x5EED_2026)
+        var random = Generator(seed: 0x5EED_2026)
         return (0..<count).map { index in
             switch index % 4 {
             case 0: return member(&random)
