@@ -57,6 +57,10 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     private var timers: [Timer] = []
     private var nextTimerID: UInt64 = 0
     private var stopHandlers: [() -> Void] = []
+    /// The jobs and work being run by ``runQueuedJobs()`` (loop thread only).
+    private var takenJobs: [UnownedJob] = []
+    private var takenWork: [@Sendable () -> Void] = []
+    private var runningJobs = false
 
     /// Creates the loop's epoll and wake descriptors; `nil` when the system refuses them.
     init?(core: ServerCore) {
@@ -138,17 +142,23 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
 
     /// Runs the queued jobs (and those they queue), up to a bound; only on the loop's thread.
     func runQueuedJobs() {
+        // Not re-entered: a job that led here again would find the arrays below in use. The
+        // outer call runs whatever was queued meanwhile on its next pass.
+        guard !runningJobs else { return }
+        runningJobs = true
+        defer { runningJobs = false }
         for _ in 0..<64 {
-            let (jobs, work) = queue.withLock { queue -> ([UnownedJob], [@Sendable () -> Void]) in
-                defer {
-                    queue.jobs.removeAll(keepingCapacity: true)
-                    queue.work.removeAll(keepingCapacity: true)
-                }
-                return (queue.jobs, queue.work)
+            // The queue's arrays and these two trade places, so both keep their capacity and no
+            // turn allocates (taking a copy and emptying the queue's would reallocate it).
+            queue.withLock { queue in
+                swap(&queue.jobs, &takenJobs)
+                swap(&queue.work, &takenWork)
             }
-            if jobs.isEmpty && work.isEmpty { return }
-            for item in work { item() }
-            for job in jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            if takenJobs.isEmpty && takenWork.isEmpty { return }
+            for item in takenWork { item() }
+            for job in takenJobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            takenJobs.removeAll(keepingCapacity: true)
+            takenWork.removeAll(keepingCapacity: true)
         }
     }
 

@@ -176,7 +176,12 @@ extension ServerCore {
                 }
                 continue
             }
-            if MHD_add_response_header(mhdResponse, field.name, field.value) != .YES {
+            // `withCString` hands over a native string's own bytes; passing the Strings directly
+            // would copy each into a new array.
+            let added = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+            }
+            if added != .YES {
                 logger.warning(
                     "dropped a response header libmicrohttpd refused",
                     metadata: ["header": "\(field.name)"]

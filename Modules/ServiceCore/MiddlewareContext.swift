@@ -34,6 +34,9 @@ public struct MiddlewareContext: Sendable {
     private var given: Logger?
     /// The client's logger, without the call's metadata.
     private let clientLogger: Logger
+    /// Where the transport end of a ``ServiceClient``'s chain records each attempt; `nil` in a
+    /// context made with the public initialiser.
+    package var attempts: AttemptCounter?
 
     /// Creates a context.
     public init(

@@ -30,6 +30,8 @@ public struct ServiceClient<S: Service>: Sendable {
 
     /// The base URL's text without a trailing `/`, joined with each case's path.
     private let basePrefix: String
+    /// The middlewares folded around the transport (``makeChain(transport:middlewares:)``).
+    private let chain: Next
 
     /// Creates a client.
     /// - Parameters:
@@ -91,6 +93,7 @@ public struct ServiceClient<S: Service>: Sendable {
         self.transport = transport
         self.middlewares = middlewares
         self.configuration = configuration
+        self.chain = Self.makeChain(transport: transport, middlewares: middlewares)
     }
 
     /// Builds the request for a case without sending it: URL, method, headers, body and timeout.
@@ -169,18 +172,19 @@ public struct ServiceClient<S: Service>: Sendable {
         let operation = service.operationName
         let attempts = AttemptCounter()
         let requestID = configuration.requestIDGenerator()
-        let context = MiddlewareContext(
+        var context = MiddlewareContext(
             module: S.moduleName,
             operation: operation,
             requestID: requestID,
             policy: policy,
             clientLogger: configuration.logger
         )
+        context.attempts = attempts
         let response: HTTPResponse
         do {
             if Task.isCancelled { throw CancellationError() }
             response = try await MiddlewareContext.$current.withValue(context) {
-                try await chain(attempts: attempts)(request, context)
+                try await chain(request, context)
             }
         } catch let error as ServiceError {
             throw error
@@ -237,11 +241,12 @@ public struct ServiceClient<S: Service>: Sendable {
     /// Sends a request through the rest of a chain.
     typealias Next = @Sendable (HTTPRequest, MiddlewareContext) async throws -> HTTPResponse
 
-    /// The chain: middlewares folded around the transport, first outermost.
-    private func chain(attempts: AttemptCounter) -> Next {
-        let transport = self.transport
+    /// The chain: middlewares folded around the transport, first outermost; built once per
+    /// client. The transport end records each attempt in the call's counter (carried by the
+    /// context, so the chain itself holds nothing of one call).
+    private static func makeChain(transport: any Transport, middlewares: [any Middleware]) -> Next {
         var next: Next = { request, context in
-            attempts.record(context.attempt)
+            context.attempts?.record(context.attempt)
             return try await transport.send(request)
         }
         for middleware in middlewares.reversed() {
@@ -309,12 +314,17 @@ public struct ServiceClient<S: Service>: Sendable {
 }
 
 /// Counts attempts that reached the transport, for ``ServiceError/attempts``.
-final class AttemptCounter: Sendable {
+package final class AttemptCounter: Sendable {
     private let highest = Atomic<Int>(0)
 
-    func record(_ attempt: Int) {
+    /// Creates a counter at zero.
+    package init() {}
+
+    /// Notes that attempt number `attempt` reached the transport.
+    package func record(_ attempt: Int) {
         _ = highest.max(attempt, ordering: .relaxed)
     }
 
-    var value: Int { highest.load(ordering: .relaxed) }
+    /// The highest attempt number recorded, 0 when none reached the transport.
+    package var value: Int { highest.load(ordering: .relaxed) }
 }
