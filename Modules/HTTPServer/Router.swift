@@ -74,9 +74,25 @@ public struct Router: Sendable {
     }
 
     /// Splits a path at `/`, dropping the leading one: `/a/b` gives `["a", "b"]`, `/` gives `[""]`.
+    ///
+    /// The array is sized before it is filled (`split(separator:)` grows it two or three times on
+    /// every request).
     private static func split(_ path: Substring) -> [Substring] {
         let trimmed = path.hasPrefix("/") ? path.dropFirst() : path
-        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        let utf8 = trimmed.utf8
+        var parts: [Substring] = []
+        parts.reserveCapacity(utf8.count(where: { $0 == UInt8(ascii: "/") }) + 1)
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                parts.append(trimmed[start..<index])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        parts.append(trimmed[start..<utf8.endIndex])
+        return parts
     }
 
     /// `nil` when the route does not match; `.some(nil)` when it matches but a parameter is malformed.

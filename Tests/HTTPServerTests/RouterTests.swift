@@ -68,6 +68,18 @@ struct RouterTests {
         #expect(response.status == 400)
     }
 
+    @Test(arguments: ["/v1/users/42/", "//v1/users/42", "/v1//users/42", "/v1/users//42", "v1/users/42/x"])
+    func emptyOrExtraSegmentsDoNotMatch(_ path: String) async throws {
+        let response = await route("GET", path)
+        #expect(response.status == 404)
+    }
+
+    @Test func aPathWithoutItsLeadingSlashStillSplitsIntoTheSameSegments() async throws {
+        let response = await route("GET", "v1/users/42")
+        #expect(response.status == 200)
+        #expect(try json(response) == ["id": "42"])
+    }
+
     @Test func emptyParameterDoesNotMatch() async throws {
         let response = await route("GET", "/v1/users/")
         #expect(response.status == 404)
