@@ -66,6 +66,20 @@ final class CurlMultiEngine {
         complete(transfer, with: .failure(TransportError(.cancelled, "\(transfer.summary) was cancelled")))
     }
 
+    /// Cancels every running transfer whose caller has asked to cancel it: a backstop for the
+    /// cancel command, so a cancellation is honoured on the driving thread's next pass whatever
+    /// the order in which the thread saw the request, the command and the flag.
+    func cancelRequestedTransfers() {
+        var index = running.count - 1
+        // Backwards: `complete` moves the last transfer into the slot it frees, and that one has
+        // been looked at already.
+        while index >= 0 {
+            let transfer = running[index]
+            if transfer.cancelRequested.load(ordering: .acquiring) { cancel(transfer) }
+            index -= 1
+        }
+    }
+
     /// Finishes every transfer libcurl reports done.
     func collectFinished() {
         guard let multi else { return }

@@ -121,6 +121,7 @@ extension CurlMultiLoop {
                 }
             }
             pending.removeAll(keepingCapacity: true)
+            engine.cancelRequestedTransfers()
             if let deadline, engine.isIdle || ContinuousClock.now >= deadline { break }
 
             var active: Int32 = 0
