@@ -84,12 +84,12 @@ extension CurlTransfer {
                     )
                 }
                 if name.count == 6 {
-                    if equalsIgnoringASCIICase(UnsafeRawBufferPointer(name), "Expect") {
+                    if ASCIICaseInsensitive.equal(UnsafeRawBufferPointer(name), "Expect") {
                         found.expect = true
-                    } else if equalsIgnoringASCIICase(UnsafeRawBufferPointer(name), "Accept") {
+                    } else if ASCIICaseInsensitive.equal(UnsafeRawBufferPointer(name), "Accept") {
                         found.accept = true
                     }
-                } else if name.count == 12, equalsIgnoringASCIICase(UnsafeRawBufferPointer(name), "Content-Type") {
+                } else if name.count == 12, ASCIICaseInsensitive.equal(UnsafeRawBufferPointer(name), "Content-Type") {
                     found.contentType = true
                 }
                 line.copyMemory(from: name.baseAddress!, byteCount: name.count)
@@ -110,18 +110,5 @@ extension CurlTransfer {
                 return length + upper - lower
             }
         }
-    }
-
-    /// Whether `bytes` spell `name` (ASCII) without regard to case.
-    static func equalsIgnoringASCIICase(_ bytes: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
-        guard bytes.count == name.utf8CodeUnitCount else { return false }
-        let expected = name.utf8Start
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            let folded = byte >= 65 && byte <= 90 ? byte | 0x20 : byte
-            let other = expected[index]
-            if folded != (other >= 65 && other <= 90 ? other | 0x20 : other) { return false }
-        }
-        return true
     }
 }

@@ -132,7 +132,7 @@ extension CurlTransfer {
 
     /// Whether `name` is `Content-Length` in any case, compared as bytes before any string is made.
     private static func isContentLength(_ name: UnsafeRawBufferPointer) -> Bool {
-        name.count == 14 && equalsIgnoringASCIICase(name, "Content-Length")
+        ASCIICaseInsensitive.equal(name, "Content-Length")
     }
 
     /// The three-digit code of `HTTP/1.1 200 OK` or `HTTP/2 200`.

@@ -114,27 +114,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 extension String {
     /// Compares ASCII case-insensitively without allocating (header names are ASCII tokens).
     package func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        let lhs = utf8
-        let rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        // Native and small strings have contiguous UTF-8: compare the bytes in place.
-        let compared = lhs.withContiguousStorageIfAvailable { left in
-            rhs.withContiguousStorageIfAvailable { right in
-                for index in 0..<left.count where left[index] != right[index] {
-                    if Self.lowercasedASCII(left[index]) != Self.lowercasedASCII(right[index]) { return false }
-                }
-                return true
+        guard utf8.count == other.utf8.count else { return false }
+        // Native and small strings hand over their UTF-8 in place.
+        var lhs = self
+        var rhs = other
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                ASCIICaseInsensitive.equal(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
             }
         }
-        if case .some(.some(let result)) = compared { return result }
-        for (a, b) in zip(lhs, rhs) where a != b {
-            if Self.lowercasedASCII(a) != Self.lowercasedASCII(b) { return false }
-        }
-        return true
-    }
-
-    /// `byte` with `A`-`Z` mapped to `a`-`z`.
-    private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
-        byte >= 65 && byte <= 90 ? byte | 0x20 : byte
     }
 }

@@ -24,7 +24,7 @@ package enum HTTPToken {
     @inlinable
     package static func isToken(_ text: String) -> Bool {
         if let result = text.utf8.withContiguousStorageIfAvailable({ isToken($0) }) { return result }
-        return !text.isEmpty && text.utf8.allSatisfy(isTokenCharacter)
+        return isToken(text[...])
     }
 
     /// Whether `text` is a non-empty `token`.

@@ -53,7 +53,15 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws(StreamingJSONDecoder.Failure) -> T {
-        let value = try tape.integer(at: current(), as: type)
+        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.integer(at: index, as: type) }
+    }
+
+    /// Reads the current element with `read` (given the tape and the element's entry), then
+    /// moves past it.
+    private mutating func next<T>(
+        _ read: (JSONTape, Int) throws(StreamingJSONDecoder.Failure) -> T
+    ) throws(StreamingJSONDecoder.Failure) -> T {
+        let value = try read(tape, current())
         moveOn()
         return value
     }
@@ -67,24 +75,16 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let value = try tape.bool(at: current())
-        moveOn()
-        return value
+        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.bool(at: index) }
     }
     mutating func decode(_ type: String.Type) throws -> String {
-        let value = try tape.string(at: current())
-        moveOn()
-        return value
+        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.string(at: index) }
     }
     mutating func decode(_ type: Double.Type) throws -> Double {
-        let value = try tape.double(at: current())
-        moveOn()
-        return value
+        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.double(at: index) }
     }
     mutating func decode(_ type: Float.Type) throws -> Float {
-        let value = try tape.float(at: current())
-        moveOn()
-        return value
+        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.float(at: index) }
     }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
