@@ -244,16 +244,23 @@ struct CurlTransportTests {
     @Test func manyCancellationsEachEndTheirRequestOnce() async throws {
         try await withTransport { transport in
             try await withLoopbackServer(handler: TransportConformance.handle) { server in
-                let url = server.url("/delay/3000")
+                // The longest delay the server allows: the cancels must land before any answer, even
+                // when a loaded machine stalls this loop for seconds.
+                let url = server.url("/delay/10000")
                 let tasks = (0..<60).map { _ in
                     Task { try await transport.send(HTTPRequest(method: .get, url: url, timeout: .seconds(20))) }
                 }
+                let clock = ContinuousClock()
+                let start = clock.now
                 for (index, task) in tasks.enumerated() {
                     if index % 3 == 0 { try await Task.sleep(for: .milliseconds(5)) }
                     task.cancel()
                 }
+                let cancelling = clock.now - start
                 for task in tasks {
-                    let error = await #expect(throws: TransportError.self) { try await task.value }
+                    let error = await #expect(
+                        throws: TransportError.self, "all cancels were issued within \(cancelling)"
+                    ) { try await task.value }
                     #expect(error?.code == .cancelled)
                 }
                 let after = try await transport.send(HTTPRequest(method: .get, url: server.url("/echo/after")))
