@@ -85,7 +85,10 @@ package.targets += [
 
 // MARK: - Test kit
 package.targets += [
-    .target(name: "ServiceTesting", dependencies: ["ServiceCore", "HTTPServer"], path: "Modules/ServiceTesting"),
+    // A C shim for what Swift cannot import from glibc's spawn.h and sys/wait.h (see its header).
+    .target(name: "CSpawn", path: "Modules/CSpawn"),
+    .target(
+        name: "ServiceTesting", dependencies: ["ServiceCore", "HTTPServer", "CSpawn"], path: "Modules/ServiceTesting"),
     .testTarget(
         name: "ServiceTestingTests",
         dependencies: ["ServiceTesting", "ServiceCore", "HTTPServer", "CurlTransport", "URLSessionTransport"],
@@ -170,7 +173,7 @@ package.targets += [
     .executableTarget(name: "new-module", dependencies: ["ModuleScaffolding"], path: "Tools/new-module/CLI"),
     .testTarget(
         name: "ModuleScaffoldingTests",
-        dependencies: ["ModuleScaffolding", "new-module"],
+        dependencies: ["ModuleScaffolding", "new-module", "ServiceTesting"],
         path: "Tests/ModuleScaffoldingTests"
     ),
     .target(

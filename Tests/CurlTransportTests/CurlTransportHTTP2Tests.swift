@@ -14,7 +14,7 @@ struct CurlTransportHTTP2Tests {
     private final class TLSUpstream {
         let directory: URL
         let port: Int
-        let process = Process()
+        private let nginx: ChildProcess
 
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("swifty-h2-\(UUID().uuidString)")
@@ -56,34 +56,27 @@ struct CurlTransportHTTP2Tests {
                 """
             try configuration.write(
                 to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: CurlTransportHTTP2Tests.tools[0])
-            process.arguments = ["-p", path, "-c", directory.appendingPathComponent("nginx.conf").path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            nginx = try ChildProcess(
+                CurlTransportHTTP2Tests.tools[0],
+                arguments: ["-p", path, "-c", directory.appendingPathComponent("nginx.conf").path],
+                output: .discarded)
         }
 
         var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
         var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
 
         func stop() {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
+            // nginx stops its worker before it exits; a master still running after 10 s is killed
+            // when this value is released.
+            nginx.signal(SIGTERM)
+            _ = nginx.waitUntilExit(timeout: .seconds(10))
             try? FileManager.default.removeItem(at: directory)
         }
 
         private static func run(_ tool: String, _ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw TestServerError(.serverFailed, "\(tool) exited with \(process.terminationStatus)")
+            let outcome = try ChildProcess.run(tool, arguments: arguments, output: .discarded)
+            guard let termination = outcome.termination, termination.status == 0 else {
+                throw TestServerError(.serverFailed, "\(tool) \(outcome.termination?.description ?? "timed out")")
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SandboxUpstreams
 import ServiceCore
+import ServiceTesting
 import Testing
 import UserModule
 
@@ -20,44 +21,28 @@ struct SandboxBinaryTests {
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
-    /// A started process whose standard output and error go to files.
+    /// A started process whose standard output and error are captured.
     private struct Running {
-        let process: Process
-        let output: URL
-        let error: URL
+        let child: ChildProcess
 
-        var outputText: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
-        var errorText: String { (try? String(contentsOf: error, encoding: .utf8)) ?? "" }
+        var outputText: String { child.standardOutput }
+        var errorText: String { child.standardError }
+        var isRunning: Bool { child.termination == nil }
 
         /// Waits for the process to end, at most `limit`; kills it after that.
         func waitForExit(limit: Duration) async -> Int32? {
-            let deadline = ContinuousClock.now + limit
-            while process.isRunning && ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            guard !process.isRunning else {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+            guard let termination = await child.waitForExit(timeout: limit) else {
+                child.signal(SIGKILL)
+                _ = await child.waitForExit(timeout: .seconds(10))
                 return nil
             }
-            return process.terminationStatus
+            return termination.status
         }
     }
 
-    private func launch(_ arguments: [String], in directory: URL) throws -> Running {
+    private func launch(_ arguments: [String]) throws -> Running {
         let binary = try #require(Self.binary, "sandbox-upstreams was not built beside the tests")
-        let output = directory.appendingPathComponent("stdout")
-        let error = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: error.path, contents: nil)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: error)
-        try process.run()
-        return Running(process: process, output: output, error: error)
+        return Running(child: try ChildProcess(binary.path, arguments: arguments))
     }
 
     private func temporaryDirectory() throws -> URL {
@@ -71,12 +56,11 @@ struct SandboxBinaryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = directory.appendingPathComponent("keys").path
         let running = try launch(
-            ["--keys", keys, "--generate-keys", "--user-port", "0", "--feed-port", "0", "--payment-port", "0"],
-            in: directory)
+            ["--keys", keys, "--generate-keys", "--user-port", "0", "--feed-port", "0", "--payment-port", "0"])
         // The three base URLs, one line each, within ten seconds.
         var urls: [String: String] = [:]
         let deadline = ContinuousClock.now + .seconds(10)
-        while urls.count < 3 && running.process.isRunning && ContinuousClock.now < deadline {
+        while urls.count < 3 && running.isRunning && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
             for line in running.outputText.split(separator: "\n") {
                 let parts = line.split(separator: " ")
@@ -104,7 +88,7 @@ struct SandboxBinaryTests {
         }
         await fixture.shutdown()
 
-        kill(running.process.processIdentifier, SIGTERM)
+        running.child.signal(SIGTERM)
         let status = await running.waitForExit(limit: .seconds(15))
         #expect(status == 0, "\(running.errorText)")
     }
@@ -113,7 +97,7 @@ struct SandboxBinaryTests {
     private func printedURLs(_ running: Running) async throws -> [String: String] {
         var urls: [String: String] = [:]
         let deadline = ContinuousClock.now + .seconds(10)
-        while urls.count < 3 && running.process.isRunning && ContinuousClock.now < deadline {
+        while urls.count < 3 && running.isRunning && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
             for line in running.outputText.split(separator: "\n") {
                 let parts = line.split(separator: " ")
@@ -131,7 +115,7 @@ struct SandboxBinaryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = directory.appendingPathComponent("keys").path
         let arguments = ["--keys", keys, "--generate-keys"] + (noVerify ? ["--no-verify"] : [])
-        let running = try launch(arguments, in: directory)
+        let running = try launch(arguments)
         let urls = try await printedURLs(running)
         guard let userURL = urls["user"], let url = URL(string: userURL + "/v1/users/alice") else {
             _ = await running.waitForExit(limit: .zero)
@@ -148,20 +132,20 @@ struct SandboxBinaryTests {
         await fixture.shutdown()
         #expect(running.errorText.contains("warning: --no-verify") == noVerify)
 
-        kill(running.process.processIdentifier, SIGTERM)
+        running.child.signal(SIGTERM)
         #expect(await running.waitForExit(limit: .seconds(15)) == 0, "\(running.errorText)")
     }
 
     @Test func usageErrorsExit64AndHelpExits0() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let usage = try launch(["--user-port", "x"], in: directory)
+        let usage = try launch(["--user-port", "x"])
         #expect(await usage.waitForExit(limit: .seconds(10)) == 64)
         #expect(usage.errorText.contains("error:"))
-        let help = try launch(["--help"], in: directory)
+        let help = try launch(["--help"])
         #expect(await help.waitForExit(limit: .seconds(10)) == 0)
         #expect(help.outputText.contains("--keys DIR"))
-        let missingKeys = try launch(["--keys", directory.appendingPathComponent("none").path], in: directory)
+        let missingKeys = try launch(["--keys", directory.appendingPathComponent("none").path])
         #expect(await missingKeys.waitForExit(limit: .seconds(10)) == 1)
         #expect(missingKeys.errorText.contains("user-1.key"))
     }

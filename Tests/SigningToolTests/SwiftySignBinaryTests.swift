@@ -18,31 +18,14 @@ struct SwiftySignBinaryTests {
         status: Int32, output: String, error: String
     ) {
         let binary = try #require(Self.binary, "swifty-sign was not built beside the tests")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input))
-        try stdin.fileHandleForWriting.close()
-        let errors = PipeCollector(stderr.fileHandleForReading)
-        let output = PipeReader.readToEnd(stdout.fileHandleForReading)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning {
-            process.terminate()
+        let child = try ChildProcess(binary.path, arguments: arguments, input: .bytes(input))
+        var termination = await child.waitForExit(timeout: .seconds(10))
+        if termination == nil {
+            child.signal(SIGTERM)
             Issue.record("swifty-sign did not finish within 10 s")
+            termination = await child.waitForExit(timeout: .seconds(10))
         }
-        process.waitUntilExit()
-        let error = await errors.waitForEnd()
-        return (
-            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self)
-        )
+        return (termination?.status ?? -1, child.standardOutput, child.standardError)
     }
 
     @Test func signPipedIntoVerify() async throws {

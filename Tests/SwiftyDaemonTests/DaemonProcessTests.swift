@@ -314,15 +314,8 @@ struct DaemonProcessTests {
     }
 
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = DaemonProcess.executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = PipeReader.readToEnd(pipe.fileHandleForReading)
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let child = try ChildProcess(DaemonProcess.executable.path, arguments: arguments, output: .merged)
+        let termination = await child.waitForExit(timeout: .seconds(60))
+        return (termination?.status ?? -1, child.standardOutput)
     }
 }

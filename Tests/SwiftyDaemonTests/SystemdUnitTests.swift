@@ -23,16 +23,9 @@ struct SystemdUnitTests {
         let copy = directory.appendingPathComponent("swiftyd.service")
         try Data(unit.replacingOccurrences(of: "/usr/local/bin/swiftyd", with: DaemonProcess.executable.path).utf8)
             .write(to: copy)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.analyzer)
-        process.arguments = ["verify", copy.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: PipeReader.readToEnd(pipe.fileHandleForReading), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "systemd-analyze verify said:\n\(output)")
+        let outcome = try ChildProcess.run(Self.analyzer, arguments: ["verify", copy.path], output: .merged)
+        let output = outcome.standardOutput
+        #expect(outcome.termination?.status == 0, "systemd-analyze verify said:\n\(output)")
         let warnings = output.split(separator: "\n").filter { $0.contains("swiftyd.service") }
         #expect(warnings.isEmpty, "\(warnings)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceTesting
 
 /// Runs programs for the tests that drive the built binary and a nested build, with a deadline.
 enum ProcessRunner {
@@ -16,51 +17,30 @@ enum ProcessRunner {
         -> Result
     {
         let seconds = Int(limit.components.seconds)
-        let wrapper = URL(fileURLWithPath: "/usr/bin/timeout")
-        let process = Process()
-        if FileManager.default.isExecutableFile(atPath: wrapper.path) {
-            process.executableURL = wrapper
-            process.arguments = ["--kill-after=20", "\(seconds)", executable.path] + arguments
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
-        }
-        process.currentDirectoryURL = directory
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "new-module-run-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
+        let wrapper = "/usr/bin/timeout"
+        let command =
+            FileManager.default.isExecutableFile(atPath: wrapper)
+            ? (path: wrapper, arguments: ["--kill-after=20", "\(seconds)", executable.path] + arguments)
+            : (path: executable.path, arguments: arguments)
 
         let clock = ContinuousClock()
         let start = clock.now
-        try process.run()
-        // `timeout(1)` is the first bound (it also stops the children); this loop is the second,
-        // for machines without it: terminate a little after the limit, kill 10 s later.
-        var terminatedAt: ContinuousClock.Instant?
-        while process.isRunning {
-            let now = clock.now
-            if let terminatedAt {
-                if now - terminatedAt > .seconds(10) {
-                    kill(process.processIdentifier, SIGKILL)
-                    break
-                }
-            } else if now - start > limit + .seconds(30) || Task.isCancelled {
-                process.terminate()
-                terminatedAt = now
-            }
-            try? await Task.sleep(for: .milliseconds(100))
+        let child = try ChildProcess(
+            command.path, arguments: command.arguments, workingDirectory: directory.path, output: .merged)
+        // `timeout(1)` is the first bound (it also stops the children); these waits are the second,
+        // for machines without it: terminate a little after the limit (or when the test is
+        // cancelled), kill 10 s later. The later waits run in a task of their own, which a
+        // cancelled test does not cut short.
+        var termination = await child.waitForExit(timeout: limit + .seconds(30))
+        for signal in [SIGTERM, SIGKILL] where termination == nil {
+            child.signal(signal)
+            termination = await Task { await child.waitForExit(timeout: .seconds(10)) }.value
         }
-        process.waitUntilExit()
-        try? handle.close()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        let status = process.terminationStatus
+        // Still not reaped 10 s after SIGKILL: reported as killed.
+        let status = termination?.status ?? 128 + SIGKILL
         return Result(
             status: status,
-            output: output,
+            output: child.standardOutput,
             timedOut: status == 124 || status == 137,
             duration: clock.now - start
         )

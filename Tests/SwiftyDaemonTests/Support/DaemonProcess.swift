@@ -12,15 +12,14 @@ import ServiceTesting
 final class DaemonProcess: Sendable {
     let port: Int
     let adminPort: Int
-    private let process: Process
-    private let output: PipeCollector
+    private let child: ChildProcess
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
     var adminURL: String { "http://127.0.0.1:\(adminPort)" }
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { child.pid }
 
     /// Everything the process wrote to standard output and error so far.
-    var log: String { output.text }
+    var log: String { child.standardOutput }
 
     /// The built executable beside the test bundle.
     static var executable: URL {
@@ -29,61 +28,43 @@ final class DaemonProcess: Sendable {
     }
 
     static func start(arguments: [String] = [], environment: [String: String] = [:]) async throws -> DaemonProcess {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--port", "0", "--admin-port", "0"] + arguments
-        var merged = ProcessInfo.processInfo.environment
-        merged["NOTIFY_SOCKET"] = nil
-        for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = PipeCollector(pipe.fileHandleForReading)
+        let child = try ChildProcess(
+            executable.path,
+            arguments: ["--port", "0", "--admin-port", "0"] + arguments,
+            environment: ChildProcess.environment(overriding: environment, removing: ["NOTIFY_SOCKET"]),
+            output: .merged)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(60)
         while clock.now < deadline {
-            if let ports = Self.ports(in: output.text) {
-                return DaemonProcess(process: process, output: output, port: ports.app, adminPort: ports.admin)
+            if let ports = Self.ports(in: child.standardOutput) {
+                return DaemonProcess(child: child, port: ports.app, adminPort: ports.admin)
             }
-            guard process.isRunning else { break }
+            guard child.termination == nil else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        process.terminate()
-        throw DaemonProcessError(message: "swiftyd did not print its banner; output:\n\(output.text)")
+        child.signal(SIGTERM)
+        throw DaemonProcessError(message: "swiftyd did not print its banner; output:\n\(child.standardOutput)")
     }
 
-    private init(process: Process, output: PipeCollector, port: Int, adminPort: Int) {
-        self.process = process
-        self.output = output
+    private init(child: ChildProcess, port: Int, adminPort: Int) {
+        self.child = child
         self.port = port
         self.adminPort = adminPort
     }
 
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
     /// Sends a signal to the daemon.
     func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        child.signal(number)
     }
 
     /// Waits for the process to exit (at most `limit`) and returns its status, or `nil` if it
     /// is still running (it is then killed).
     func waitForExit(limit: Duration) async -> Int32? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
-        while process.isRunning && clock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
+        guard let termination = await child.waitForExit(timeout: limit) else {
+            child.signal(SIGKILL)
             return nil
         }
-        return process.terminationStatus
+        return termination.status
     }
 
     private static func ports(in text: String) -> (app: Int, admin: Int)? {
