@@ -106,6 +106,13 @@ package.targets += [
         providers: [.apt(["libssl-dev"])]
     ),
     .target(name: "RequestSigning", dependencies: ["ServiceCore", "COpenSSL"], path: "Modules/RequestSigning"),
+    // tcmalloc: linked into the daemon's executable only, where it replaces the C allocator.
+    .systemLibrary(
+        name: "CTCMalloc",
+        path: "Modules/CTCMalloc",
+        pkgConfig: "libtcmalloc_minimal",
+        providers: [.apt(["libgoogle-perftools-dev"])]
+    ),
     .testTarget(
         name: "RequestSigningTests",
         dependencies: ["RequestSigning", "ServiceCore", "ServiceTesting", "AppLogging"],
@@ -156,7 +163,7 @@ package.targets += [
         ] + featureModules.map { .target(name: $0) },
         path: "Apps/SwiftyDaemon"
     ),
-    .executableTarget(name: "swiftyd", dependencies: ["SwiftyDaemon"], path: "Apps/swiftyd"),
+    .executableTarget(name: "swiftyd", dependencies: ["SwiftyDaemon", "CTCMalloc"], path: "Apps/swiftyd"),
     .testTarget(
         name: "SwiftyDaemonTests",
         dependencies: [

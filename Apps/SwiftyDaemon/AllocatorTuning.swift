@@ -2,23 +2,51 @@
     import Glibc
 #endif
 
-/// Process-wide settings of the C allocator, applied once when the daemon's process starts.
+/// The C allocator that serves the daemon's process, and its settings.
+///
+/// `swiftyd` links tcmalloc (gperftools' minimal build), which then serves `malloc` and `free`
+/// for the whole process: the Swift runtime, Foundation, libcurl, libmicrohttpd and OpenSSL. A
+/// proxied request makes about 90 small allocations, and tcmalloc's per-thread caches serve them
+/// with less work than glibc's bins (docs/benchmarks.md). A process that embeds `SwiftyDaemon`
+/// without linking tcmalloc keeps glibc's allocator; ``apply()`` then tunes that one.
 public enum AllocatorTuning {
-    /// Turns off glibc's fastbins (`mallopt(M_MXFAST, 0)`); its per-thread cache still serves
-    /// small blocks.
+    /// The allocator serving `malloc` in this process: `tcmalloc <version>` when tcmalloc is
+    /// linked in or preloaded, `glibc` otherwise. The daemon logs it in its `ready` line.
+    public static var activeAllocator: String {
+        #if canImport(Glibc)
+            // `const char *tc_version(int *major, int *minor, const char **patch)`.
+            typealias Number = UnsafeMutablePointer<Int32>
+            typealias Version = @convention(c) (Number?, Number?, OpaquePointer?) -> UnsafePointer<CChar>?
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "tc_version") {
+                let version = unsafeBitCast(symbol, to: Version.self)
+                var major: Int32 = 0
+                var minor: Int32 = 0
+                _ = version(&major, &minor, nil)
+                return "tcmalloc \(major).\(minor)"
+            }
+            return "glibc"
+        #else
+            return "system"
+        #endif
+    }
+
+    /// Tunes glibc's allocator when it serves the process: turns its fastbins off
+    /// (`mallopt(M_MXFAST, 0)`); its per-thread cache still serves small blocks.
     ///
     /// Every proxied request frees many small blocks (libcurl's, the async task's) and then asks
     /// for blocks of about 1 KiB (the slabs of the async task allocator), and each such request first
-    /// merges every fastbin chunk (`malloc_consolidate`). Without fastbins that work is gone:
-    /// `swiftyd` measured about 2 µs (3 %) less CPU per proxied request (docs/benchmarks.md).
+    /// merges every fastbin chunk (`malloc_consolidate`). Without fastbins that work is gone
+    /// (about 2 µs per proxied request when `swiftyd` ran on glibc's allocator).
     ///
     /// Call it first thing in `main`, while the process has one thread: glibc reads the setting
     /// without a lock, so changing it while other threads allocate can leave their frees and
     /// allocations disagreeing about which blocks are fastbin blocks.
-    /// Returns whether the allocator took the setting (false off glibc).
+    /// Returns whether glibc took the setting: false when another allocator (tcmalloc) serves
+    /// the process, which leaves it untouched, or off glibc.
     @discardableResult
     public static func apply() -> Bool {
         #if canImport(Glibc)
+            guard activeAllocator == "glibc" else { return false }
             // `mallopt` and `M_MXFAST` (1) are in <malloc.h>, which the Glibc module leaves out.
             typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }

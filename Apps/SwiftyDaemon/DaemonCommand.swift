@@ -68,6 +68,7 @@ public enum DaemonCommand {
                 "mode": .string(configuration.mode.rawValue),
                 "app": .string("http://\(configuration.host):\(daemon.port)"),
                 "admin": .string("http://\(configuration.adminHost):\(daemon.adminPort)"),
+                "allocator": .string(AllocatorTuning.activeAllocator),
             ]
         )
         // Written unbuffered, so a supervisor or test reading the pipe sees it at once.

@@ -2,7 +2,9 @@ import Foundation
 import SwiftyDaemon
 
 // The daemon's entry point; everything else is in SwiftyDaemon, where tests can reach it.
-// The allocator setting first, while this is the process's only thread.
+// The executable links tcmalloc (the CTCMalloc target), which then serves the whole process's
+// allocations. Should glibc's allocator serve it instead, its setting comes first, while this is
+// the process's only thread.
 AllocatorTuning.apply()
 exit(
     await DaemonCommand.run(
