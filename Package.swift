@@ -87,6 +87,7 @@ package.targets += [
 package.targets += [
     // A C shim for what Swift cannot import from glibc's spawn.h and sys/wait.h (see its header).
     .target(name: "CSpawn", path: "Modules/CSpawn"),
+    .testTarget(name: "CSpawnTests", dependencies: ["CSpawn"], path: "Tests/CSpawnTests"),
     .target(
         name: "ServiceTesting", dependencies: ["ServiceCore", "HTTPServer", "CSpawn"], path: "Modules/ServiceTesting"),
     .testTarget(
