@@ -154,9 +154,11 @@ public struct SignableMessage: Sendable {
         MessageText.normalizedAuthority(authority, scheme: scheme)
     }
 
-    /// Splits `path?query` at the first `?`.
+    /// Splits `path?query` at the first `?`, searching the UTF-8 bytes (a `?` byte is always the
+    /// character `?`, so the index is a character boundary).
     static func splitPathAndQuery(_ text: Substring) -> (path: String, query: String?) {
-        guard let mark = text.firstIndex(of: "?") else { return (String(text), nil) }
-        return (String(text[..<mark]), String(text[text.index(after: mark)...]))
+        let bytes = text.utf8
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (String(text), nil) }
+        return (String(text[..<mark]), String(text[bytes.index(after: mark)...]))
     }
 }

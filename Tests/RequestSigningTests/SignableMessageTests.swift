@@ -40,6 +40,21 @@ struct SignableMessageTests {
         #expect(throws: SigningError.self) { try SignableMessage(method: "GET", requestTarget: "", headers: headers) }
     }
 
+    @Test(
+        arguments: [
+            ("/p", "/p", nil),
+            ("/p?", "/p", ""),
+            ("/p?a=1?b=2", "/p", "a=1?b=2"),
+            ("/caf\u{E9}/\u{1F600}?q=\u{E9}", "/caf\u{E9}/\u{1F600}", "q=\u{E9}"),
+            ("/e\u{301}?x", "/e\u{301}", "x"),
+        ] as [(String, String, String?)])
+    func theTargetSplitsAtItsFirstQuestionMark(target: String, path: String, query: String?) throws {
+        let message = try SignableMessage(method: "GET", requestTarget: target, headers: ["Host": "h"])
+        #expect(message.path == path)
+        #expect(message.query == query)
+        #expect(message.requestTarget == target)
+    }
+
     @Test func aMissingHostIsAMissingAuthority() throws {
         let message = try SignableMessage(method: "GET", requestTarget: "/", headers: HTTPHeaders())
         let input = SignatureInput(label: "s", components: [.authority], parameters: SignatureParameters())
