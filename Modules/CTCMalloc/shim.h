@@ -1,6 +1,7 @@
-// tcmalloc (gperftools, the "minimal" build without the heap profiler) for Swift. Linking it into an
-// executable replaces the C allocator (`malloc`, `free` and the rest) for the whole process;
-// the declarations below are only needed to ask which version serves it.
+// tcmalloc (gperftools, the "minimal" build without the heap profiler). Linking it into an
+// executable replaces the C allocator (`malloc`, `free` and the rest) for the whole process, so
+// `swiftyd` only depends on this target; nothing needs to call it. The header declares its
+// extensions (`tc_version` and others) for code that wants them.
 #ifndef SWIFTY_CTCMALLOC_SHIM_H
 #define SWIFTY_CTCMALLOC_SHIM_H
 

@@ -154,8 +154,8 @@ public struct SignableMessage: Sendable {
         MessageText.normalizedAuthority(authority, scheme: scheme)
     }
 
-    /// Splits `path?query` at the first `?`, searching the UTF-8 bytes (a `?` byte is always the
-    /// character `?`, so the index is a character boundary).
+    /// Splits `path?query` at the first `?` byte, as RFC 3986 does: a search by `Character` would
+    /// miss a `?` that a combining mark follows, since the two make one character.
     static func splitPathAndQuery(_ text: Substring) -> (path: String, query: String?) {
         let bytes = text.utf8
         guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (String(text), nil) }

@@ -47,6 +47,7 @@ struct SignableMessageTests {
             ("/p?a=1?b=2", "/p", "a=1?b=2"),
             ("/caf\u{E9}/\u{1F600}?q=\u{E9}", "/caf\u{E9}/\u{1F600}", "q=\u{E9}"),
             ("/e\u{301}?x", "/e\u{301}", "x"),
+            ("/p?\u{301}x", "/p", "\u{301}x"),
         ] as [(String, String, String?)])
     func theTargetSplitsAtItsFirstQuestionMark(target: String, path: String, query: String?) throws {
         let message = try SignableMessage(method: "GET", requestTarget: target, headers: ["Host": "h"])
