@@ -23,7 +23,6 @@ extension CurlEasyHandle {
         case .http1_1: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
         case .http2OverTLS: set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         }
-        set(CURLOPT_PIPEWAIT, configuration.waitForMultiplexing ? 1 : 0)
         if case .follow(let maxCount) = configuration.redirects {
             set(CURLOPT_FOLLOWLOCATION, 1)
             set(CURLOPT_MAXREDIRS, max(0, maxCount))
@@ -52,6 +51,15 @@ extension CurlEasyHandle {
         set(CURLOPT_TIMEOUT_MS, transfer.timeoutMilliseconds)
         set(CURLOPT_CONNECTTIMEOUT_MS, min(connectTimeoutMilliseconds, transfer.timeoutMilliseconds))
         swifty_curl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, transfer.headerList)
+        // Waiting to multiplex only makes sense where HTTP/2 can be negotiated: over TLS. libcurl
+        // 7.88 also waits on a cleartext connection, which never multiplexes, so a burst of
+        // requests to an `http` upstream would queue behind a few connections instead of
+        // opening one each.
+        let waits = waitsForMultiplexingOverTLS && Self.isHTTPS(transfer.url)
+        if waits != pipeWaitSet {
+            set(CURLOPT_PIPEWAIT, waits ? 1 : 0)
+            pipeWaitSet = waits
+        }
 
         var customMethod: String?
         if transfer.method == .head {
@@ -72,6 +80,13 @@ extension CurlEasyHandle {
         } else if hasCustomMethod {
             swifty_curl_easy_setopt_string(raw, CURLOPT_CUSTOMREQUEST, nil)
             hasCustomMethod = false
+        }
+    }
+
+    /// Whether a URL's scheme is `https` (in any case).
+    static func isHTTPS(_ url: String) -> Bool {
+        url.utf8.prefix(6).elementsEqual("https:".utf8) { byte, lower in
+            byte == lower || (lower >= UInt8(ascii: "a") && byte == lower - 0x20)
         }
     }
 }

@@ -19,6 +19,10 @@ final class CurlEasyHandle {
     let connectTimeoutMilliseconds: Int
     /// Whether `CURLOPT_CUSTOMREQUEST` holds a method from an earlier transfer.
     var hasCustomMethod = false
+    /// Whether transfers to `https` URLs wait to multiplex (`waitForMultiplexing` with HTTP/2 over TLS).
+    let waitsForMultiplexingOverTLS: Bool
+    /// Whether `CURLOPT_PIPEWAIT` is on (libcurl's default is off).
+    var pipeWaitSet = false
 
     /// Creates a handle with the configuration's fixed options set, or returns `nil` when libcurl
     /// cannot allocate one.
@@ -32,6 +36,7 @@ final class CurlEasyHandle {
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         connectTimeoutMilliseconds = configuration.connectTimeout.curlMilliseconds
+        waitsForMultiplexingOverTLS = configuration.waitForMultiplexing && configuration.httpVersion == .http2OverTLS
         setFixedOptions(configuration)
         if let socketCloser {
             swifty_curl_easy_setopt_closesocket_callback(raw, socketCloser.callback)

@@ -42,8 +42,10 @@ extension CurlTransport {
         public var redirects: RedirectPolicy
         /// Which HTTP version is asked for. Default ``HTTPVersion/http2OverTLS``.
         public var httpVersion: HTTPVersion
-        /// Whether a request to a host whose connection is still negotiating TLS waits to be
-        /// multiplexed on it (HTTP/2) instead of opening another connection. Default `true`.
+        /// Whether a request to an `https` host whose connection is still negotiating TLS waits to
+        /// be multiplexed on it (HTTP/2) instead of opening another connection. Default `true`.
+        /// Applies only with ``HTTPVersion/http2OverTLS``; a request to an `http` URL never waits
+        /// (cleartext connections do not multiplex), so a burst opens a connection per request.
         public var waitForMultiplexing: Bool
         /// How many idle easy handles are kept for reuse. Default 256.
         public var maxIdleHandles: Int

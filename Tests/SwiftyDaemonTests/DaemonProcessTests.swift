@@ -248,7 +248,9 @@ struct DaemonProcessTests {
     }
 
     @Test func sigtermDuringLoadLosesNoAcceptedRequest() async throws {
-        let daemon = try await DaemonProcess.start(environment: ["SWIFTY_SANDBOX_LATENCY_MS": "300"])
+        // Each upstream call takes 2.5 s (under the 5 s upstream timeout), so the 40 requests are
+        // all in flight together even when a loaded machine spreads their arrival.
+        let daemon = try await DaemonProcess.start(environment: ["SWIFTY_SANDBOX_LATENCY_MS": "2500"])
         let app = AppClient(
             baseURL: daemon.baseURL,
             transport: URLSessionTransport(configuration: .init(maxConnectionsPerHost: 64))
@@ -263,11 +265,16 @@ struct DaemonProcessTests {
             // SIGTERM once every request has been accepted and is waiting on its upstream.
             let clock = ContinuousClock()
             let deadline = clock.now + .seconds(20)
+            var allInFlight = false
             while clock.now < deadline {
                 let metrics = try await admin.get("/metrics", token: nil).text
-                if metrics.contains("swiftyd_http_requests_in_flight 40\n") { break }
+                if metrics.contains("swiftyd_http_requests_in_flight 40\n") {
+                    allInFlight = true
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(10))
             }
+            #expect(allInFlight, "the 40 requests were never in flight together, so SIGTERM came after the load")
             daemon.signal(SIGTERM)
             var statuses: [Int] = []
             for try await status in group { statuses.append(status) }
