@@ -13,11 +13,12 @@ struct CurlTransportBurstTests {
     private static let burst = 40
 
     /// Answers each request only once `burst` requests are in flight together (or after 10 s),
-    /// with how many were in flight when it was released.
+    /// with how many were in flight when it was released; `/warm` at once.
     private final class Barrier: Sendable {
         private let arrived = Atomic(0)
 
         func handle(_ request: ServerRequest) async -> ServerResponse {
+            if request.path == "/warm" { return .text(200, "warm") }
             let count = arrived.add(1, ordering: .acquiringAndReleasing).newValue
             let clock = ContinuousClock()
             let deadline = clock.now + .seconds(10)
@@ -42,13 +43,18 @@ struct CurlTransportBurstTests {
         }
     }
 
-    @Test(arguments: [false, true])
-    func aBurstToACleartextUpstreamIsInFlightAtOnce(onEventLoop: Bool) async throws {
+    @Test(arguments: [false, true], [false, true])
+    func aBurstToACleartextUpstreamIsInFlightAtOnce(onEventLoop: Bool, withIdleConnection: Bool) async throws {
         let transport = CurlTransport()
         let barrier = Barrier()
         do {
             try await withLoopbackServer(handler: barrier.handle) { upstream in
                 let url = upstream.url("/burst")
+                if withIdleConnection {
+                    // One connection already known to be HTTP/1.1 and idle in the pool.
+                    let warm = HTTPRequest(method: .get, url: upstream.url("/warm"), timeout: .seconds(20))
+                    #expect(try await transport.send(warm).status == 200)
+                }
                 let answers: [String]
                 if onEventLoop {
                     let host = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
