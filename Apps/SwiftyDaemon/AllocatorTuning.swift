@@ -14,19 +14,27 @@ public enum AllocatorTuning {
     /// linked in or preloaded, `glibc` otherwise. The daemon logs it in its `ready` line.
     public static var activeAllocator: String {
         #if canImport(Glibc)
+            guard let (major, minor) = tcmallocVersion else { return "glibc" }
+            return "tcmalloc \(major).\(minor)"
+        #else
+            return "system"
+        #endif
+    }
+
+    /// tcmalloc's major and minor version when it is in the process, found by its `tc_version`
+    /// symbol; `nil` when glibc serves `malloc`.
+    private static var tcmallocVersion: (major: Int32, minor: Int32)? {
+        #if canImport(Glibc)
             // `const char *tc_version(int *major, int *minor, const char **patch)`.
             typealias Number = UnsafeMutablePointer<Int32>
             typealias Version = @convention(c) (Number?, Number?, OpaquePointer?) -> UnsafePointer<CChar>?
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "tc_version") {
-                let version = unsafeBitCast(symbol, to: Version.self)
-                var major: Int32 = 0
-                var minor: Int32 = 0
-                _ = version(&major, &minor, nil)
-                return "tcmalloc \(major).\(minor)"
-            }
-            return "glibc"
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "tc_version") else { return nil }
+            var major: Int32 = 0
+            var minor: Int32 = 0
+            _ = unsafeBitCast(symbol, to: Version.self)(&major, &minor, nil)
+            return (major, minor)
         #else
-            return "system"
+            return nil
         #endif
     }
 
@@ -46,7 +54,7 @@ public enum AllocatorTuning {
     @discardableResult
     public static func apply() -> Bool {
         #if canImport(Glibc)
-            guard activeAllocator == "glibc" else { return false }
+            guard tcmallocVersion == nil else { return false }
             // `mallopt` and `M_MXFAST` (1) are in <malloc.h>, which the Glibc module leaves out.
             typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }

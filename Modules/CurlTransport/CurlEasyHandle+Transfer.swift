@@ -85,8 +85,11 @@ extension CurlEasyHandle {
 
     /// Whether a URL's scheme is `https` (in any case).
     static func isHTTPS(_ url: String) -> Bool {
-        url.utf8.prefix(6).elementsEqual("https:".utf8) { byte, lower in
-            byte == lower || (lower >= UInt8(ascii: "a") && byte == lower - 0x20)
+        var url = url
+        return url.withUTF8 { bytes in
+            guard bytes.count >= 6 else { return false }
+            let scheme = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<6])
+            return ASCIICaseInsensitive.equal(scheme, "https:")
         }
     }
 }

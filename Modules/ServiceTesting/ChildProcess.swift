@@ -113,6 +113,18 @@ public final class ChildProcess: Sendable {
         return reaper.termination
     }
 
+    /// Waits up to `timeout` for the child to end, like ``waitForExit(timeout:)``; a child still
+    /// running then is killed with `SIGKILL` and waited for (at most 10 s more), so no test leaves
+    /// it behind.
+    ///
+    /// - Returns: How it ended, or `nil` if it had to be killed.
+    public func waitForExitOrKill(timeout: Duration) async -> Termination? {
+        if let termination = await waitForExit(timeout: timeout) { return termination }
+        signal(SIGKILL)
+        _ = await waitForExit(timeout: .seconds(10))
+        return nil
+    }
+
     /// Blocks the calling thread until the child has ended (see ``termination``), at most
     /// `timeout`; for synchronous code (in `async` code use ``waitForExit(timeout:)``).
     ///

@@ -57,9 +57,8 @@ struct CurlTransportBurstTests {
                 }
                 let answers: [String]
                 if onEventLoop {
-                    let host = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
-                    answers = try await withLoopbackServer(configuration: host, handler: { _ in .text(404, "") }) {
-                        try await $0.server.onNetworkThread { try await sendBurst(transport, to: url) }
+                    answers = try await EventLoopHost.with { host in
+                        try await host.onNetworkThread { try await sendBurst(transport, to: url) }
                     }
                 } else {
                     answers = try await sendBurst(transport, to: url)

@@ -9,19 +9,11 @@ import Testing
 /// The transport called from an HTTP server's network thread: it runs its transfers on that
 /// thread's event loop (`usesCallerEventLoop`), and behaves exactly as on its own thread.
 struct CurlTransportEventLoopTests {
-    /// A server whose network thread hosts the calls; it answers nothing itself.
-    private func withHost<T: Sendable>(_ body: @Sendable (HTTPServer) async throws -> T) async throws -> T {
-        let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
-        return try await withLoopbackServer(configuration: configuration, handler: { _ in .text(404, "") }) { host in
-            try await body(host.server)
-        }
-    }
-
     @Test(arguments: TransportConformance.Check.allCases)
     func conformsOnTheCallersLoop(_ check: TransportConformance.Check) async throws {
         let transport = CurlTransport()
         do {
-            try await withHost { host in
+            try await EventLoopHost.with { host in
                 try await host.onNetworkThread {
                     #expect(IOEventLoops.current != nil)
                     try await TransportConformance(transport: transport).run(check)
@@ -37,7 +29,7 @@ struct CurlTransportEventLoopTests {
     @Test func runsOnTheLoopThatCalls() async throws {
         let transport = CurlTransport()
         try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
-            try await withHost { host in
+            try await EventLoopHost.with { host in
                 let statuses = try await host.onNetworkThread {
                     var statuses: [Int] = []
                     for _ in 0..<3 {
@@ -64,7 +56,7 @@ struct CurlTransportEventLoopTests {
     @Test func offWhenTheConfigurationSaysSo() async throws {
         let transport = CurlTransport(configuration: .init(usesCallerEventLoop: false))
         try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
-            try await withHost { host in
+            try await EventLoopHost.with { host in
                 let status = try await host.onNetworkThread {
                     try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/200"))).status
                 }
@@ -78,7 +70,7 @@ struct CurlTransportEventLoopTests {
     @Test func shutdownFailsWhatIsInFlightOnTheLoop() async throws {
         let transport = CurlTransport()
         try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
-            try await withHost { host in
+            try await EventLoopHost.with { host in
                 async let outcome: Result<Int, TransportError> = host.onNetworkThread {
                     do {
                         let request = HTTPRequest(method: .get, url: upstream.url("/delay/5000"), timeout: .seconds(20))
@@ -116,8 +108,7 @@ struct CurlTransportEventLoopTests {
     @Test func aStoppingLoopFailsItsTransfers() async throws {
         let transport = CurlTransport()
         try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
-            let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
-            let host = try LoopbackServer(configuration: configuration, handler: { _ in .text(404, "") })
+            let host = try LoopbackServer(configuration: EventLoopHost.configuration, handler: EventLoopHost.handler)
             let outcome = Task { () -> TransportError.Code? in
                 do {
                     _ = try await host.server.onNetworkThread {
@@ -145,20 +136,13 @@ struct CurlTransportEventLoopTests {
 /// check what can happen to a parked socket: its peer closes it, or libcurl closes it and the
 /// number comes back for a new connection.
 struct CurlTransportParkedSocketTests {
-    private func withHost<T: Sendable>(_ body: @Sendable (HTTPServer) async throws -> T) async throws -> T {
-        let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
-        return try await withLoopbackServer(configuration: configuration, handler: { _ in .text(404, "") }) { host in
-            try await body(host.server)
-        }
-    }
-
     @Test func idleConnectionsClosedByTheUpstreamAreReplaced() async throws {
         let transport = CurlTransport()
         // The upstream closes a connection after a second without a request.
         let upstreamConfiguration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, connectionTimeout: .seconds(1))
         try await withLoopbackServer(configuration: upstreamConfiguration, handler: TransportConformance.handle) {
             upstream in
-            try await withHost { host in
+            try await EventLoopHost.with { host in
                 let url = upstream.url("/status/200")
                 let rounds = try await host.onNetworkThread { () -> [[Int]] in
                     var rounds: [[Int]] = []
@@ -190,7 +174,7 @@ struct CurlTransportParkedSocketTests {
         try await withLoopbackServer(handler: { _ in
             ServerResponse(status: 200, headers: ["Connection": "close"], body: Data("closing".utf8))
         }) { upstream in
-            try await withHost { host in
+            try await EventLoopHost.with { host in
                 let url = upstream.url("/close")
                 let statuses = try await host.onNetworkThread { () -> [Int] in
                     var statuses: [Int] = []

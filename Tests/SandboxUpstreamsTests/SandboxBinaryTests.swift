@@ -31,12 +31,7 @@ struct SandboxBinaryTests {
 
         /// Waits for the process to end, at most `limit`; kills it after that.
         func waitForExit(limit: Duration) async -> Int32? {
-            guard let termination = await child.waitForExit(timeout: limit) else {
-                child.signal(SIGKILL)
-                _ = await child.waitForExit(timeout: .seconds(10))
-                return nil
-            }
-            return termination.status
+            await child.waitForExitOrKill(timeout: limit)?.status
         }
     }
 

@@ -111,6 +111,16 @@ struct ChildProcessTests {
         #expect(outcome.termination == nil)
     }
 
+    @Test func waitOrKillKillsAChildStillRunningAtTheLimit() async throws {
+        let quick = try ChildProcess("/bin/sh", arguments: ["-c", "exit 3"])
+        #expect(await quick.waitForExitOrKill(timeout: .seconds(30)) == .exited(3))
+
+        let slow = try ChildProcess("/bin/sleep", arguments: ["30"])
+        #expect(await slow.waitForExitOrKill(timeout: .milliseconds(200)) == nil)
+        #expect(slow.termination == .signaled(SIGKILL))
+        #expect(Self.isGone(slow.pid))
+    }
+
     @Test func aCancelledWaitReturnsAtOnce() async throws {
         let child = try ChildProcess("/bin/sleep", arguments: ["30"])
         let wait = Task { await child.waitForExit(timeout: .seconds(30)) }

@@ -19,12 +19,8 @@ struct SwiftySignBinaryTests {
     ) {
         let binary = try #require(Self.binary, "swifty-sign was not built beside the tests")
         let child = try ChildProcess(binary.path, arguments: arguments, input: .bytes(input))
-        var termination = await child.waitForExit(timeout: .seconds(10))
-        if termination == nil {
-            child.signal(SIGTERM)
-            Issue.record("swifty-sign did not finish within 10 s")
-            termination = await child.waitForExit(timeout: .seconds(10))
-        }
+        let termination = await child.waitForExitOrKill(timeout: .seconds(10))
+        if termination == nil { Issue.record("swifty-sign did not finish within 10 s") }
         return (termination?.status ?? -1, child.standardOutput, child.standardError)
     }
 

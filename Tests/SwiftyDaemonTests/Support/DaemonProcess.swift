@@ -60,11 +60,7 @@ final class DaemonProcess: Sendable {
     /// Waits for the process to exit (at most `limit`) and returns its status, or `nil` if it
     /// is still running (it is then killed).
     func waitForExit(limit: Duration) async -> Int32? {
-        guard let termination = await child.waitForExit(timeout: limit) else {
-            child.signal(SIGKILL)
-            return nil
-        }
-        return termination.status
+        await child.waitForExitOrKill(timeout: limit)?.status
     }
 
     private static func ports(in text: String) -> (app: Int, admin: Int)? {
