@@ -10,14 +10,15 @@ struct AppRouter {
     let api: AppAPI
     let metrics: Metrics
     let accessLog: Logger
-    /// The access log's handler when lines can go to it directly (``AccessLogLine``).
-    private let accessLogStream: StreamLogHandler?
+    /// The access log's lines, batched per loop turn, when they can go to its handler directly
+    /// (``AccessLogLine``).
+    private let accessLogBatch: AccessLogBatch?
 
     init(api: AppAPI, metrics: Metrics, accessLog: Logger) {
         self.api = api
         self.metrics = metrics
         self.accessLog = accessLog
-        accessLogStream = AccessLogLine.directStream(for: accessLog)
+        accessLogBatch = AccessLogLine.directStream(for: accessLog).map(AccessLogBatch.init(stream:))
     }
 
     func makeRouter() -> Router {
@@ -43,7 +44,7 @@ struct AppRouter {
         let router = makeRouter()
         let metrics = self.metrics
         let accessLog = self.accessLog
-        let accessLogStream = self.accessLogStream
+        let accessLogBatch = self.accessLogBatch
         return { request in
             let trace = RequestTrace(requestID: Self.requestID(for: request))
             return await RequestTrace.$current.withValue(trace) {
@@ -54,7 +55,7 @@ struct AppRouter {
                 response.headers.add(name: "X-Request-ID", value: trace.requestID)
                 Self.finish(
                     request, response, route: trace.route ?? "unmatched", trace: trace, start: start,
-                    metrics: metrics, accessLog: accessLog, accessLogStream: accessLogStream
+                    metrics: metrics, accessLog: accessLog, accessLogBatch: accessLogBatch
                 )
                 return response
             }
@@ -77,7 +78,7 @@ struct AppRouter {
         start: ContinuousClock.Instant,
         metrics: Metrics,
         accessLog: Logger,
-        accessLogStream: StreamLogHandler?
+        accessLogBatch: AccessLogBatch?
     ) {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -88,8 +89,8 @@ struct AppRouter {
             requestID: trace.requestID, method: request.method, route: route, status: status,
             durationMilliseconds: Self.milliseconds(seconds), upstream: trace.recorded
         )
-        if let accessLogStream {
-            accessLogStream.writeLine(line.bytes(date: Date(), label: accessLog.label))
+        if let accessLogBatch {
+            accessLogBatch.write(line.bytes(date: Date(), label: accessLog.label))
         } else {
             // The metadata is built only when the line is written (an autoclosure).
             accessLog.info("request", metadata: line.metadata)

@@ -49,14 +49,19 @@ public struct StreamLogHandler: LogHandler {
 
     /// Writes a finished line (its newline included) with one `write(2)`, as ``log(_:)`` does.
     package func writeLine(_ line: [UInt8]) {
-        line.withUnsafeBufferPointer { buffer in
-            var offset = 0
-            // Bounded: each iteration writes at least one byte or gives up.
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { break }
-                offset += written
-            }
+        line.withUnsafeBytes { writeBytes($0) }
+    }
+
+    /// Writes finished lines (newlines included) to the stream, with as few `write(2)` calls as
+    /// the system allows: one, unless it takes part of them.
+    package func writeBytes(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        // Bounded: each iteration writes at least one byte or gives up.
+        while offset < bytes.count {
+            let written = write(descriptor, base + offset, bytes.count - offset)
+            if written <= 0 { break }
+            offset += written
         }
     }
 }

@@ -1,0 +1,65 @@
+import AppLogging
+import ServiceCore
+import Synchronization
+
+/// Writes the access-log lines of the requests an event loop finishes together in one
+/// `write(2)`, instead of one each.
+///
+/// A line written on an ``ServiceCore/IOEventLoop``'s thread (where the server runs its handlers)
+/// joins that loop's pending lines; the first one hands the loop a flush, which it runs after
+/// the jobs it is running now, before it waits for the network again (and on its last turn, when
+/// it stops). So every line is written within the loop turn that finished its request, in the
+/// order the requests finished, and the requests answered in one turn share one system call.
+/// A line written on any other thread, or once the loop has stopped, is written at once; pending
+/// lines past ``flushThreshold`` bytes are written at once too.
+final class AccessLogBatch: Sendable {
+    /// Pending bytes past which a loop's lines are written without waiting for the flush.
+    static let flushThreshold = 64 * 1024
+
+    private struct Pending {
+        var bytes: [UInt8] = []
+        var flushQueued = false
+    }
+
+    /// The lines waiting per loop, keyed by the loop's identity.
+    private let pending = Mutex<[ObjectIdentifier: Pending]>([:])
+    private let sink: @Sendable (UnsafeRawBufferPointer) -> Void
+
+    /// Creates a batch that hands whole lines to `sink` (one call per flush).
+    init(sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+        self.sink = sink
+    }
+
+    /// Creates a batch that writes to `stream`.
+    convenience init(stream: StreamLogHandler) {
+        self.init { bytes in stream.writeBytes(bytes) }
+    }
+
+    /// Adds one finished line (its newline included).
+    func write(_ line: [UInt8]) {
+        guard let loop = IOEventLoops.current else {
+            line.withUnsafeBytes(sink)
+            return
+        }
+        let key = ObjectIdentifier(loop)
+        let (queueFlush, full) = pending.withLock { all -> (Bool, Bool) in
+            all[key, default: Pending()].bytes.append(contentsOf: line)
+            let entry = all[key]!
+            if !entry.flushQueued { all[key]!.flushQueued = true }
+            return (!entry.flushQueued, entry.bytes.count >= Self.flushThreshold)
+        }
+        if full {
+            flush(key)
+        } else if queueFlush, !loop.execute({ [self] in flush(key) }) {
+            // The loop has stopped and will run nothing more: write now.
+            flush(key)
+        }
+    }
+
+    /// Writes the lines waiting for one loop.
+    private func flush(_ key: ObjectIdentifier) {
+        let bytes = pending.withLock { all in all.removeValue(forKey: key)?.bytes ?? [] }
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes(sink)
+    }
+}
