@@ -5,7 +5,9 @@ import ServiceCore
 /// Patterns are paths whose segments are literals or `:name` parameters, for example
 /// `/v1/users/:id`. The request path is split at `/` before percent-decoding, so
 /// `/v1/users/a%2Fb` matches with `id` = `a/b`. A path no route matches gets a 404 problem; a
-/// path some route matches with another method gets 405 with `Allow`. `HEAD` falls back to `GET`.
+/// path some route matches with another method gets 405 with `Allow`; a matching path with a
+/// malformed percent-encoding gets 400. `HEAD` falls back to `GET`. ``refusalResponder`` shapes
+/// those three answers (an API with its own error codes sets it).
 ///
 /// ```swift
 /// var router = Router()
@@ -29,10 +31,58 @@ public struct Router: Sendable {
         let handler: Handler
     }
 
+    /// Why the router answers a request itself: no route takes it.
+    public enum Refusal: Sendable, Hashable {
+        /// A route's pattern matches the path, but a parameter holds a malformed percent-encoding.
+        case malformedPath
+        /// No route's pattern matches the path.
+        case notFound
+        /// Routes match the path, but none for the request's method; `allowed` is what goes in
+        /// the `Allow` header (`HEAD` included wherever `GET` is).
+        case methodNotAllowed(allowed: [String])
+
+        /// The status the refusal answers with: 400, 404 or 405.
+        public var status: Int {
+            switch self {
+            case .malformedPath: 400
+            case .notFound: 404
+            case .methodNotAllowed: 405
+            }
+        }
+
+        /// The problem's `detail` for a request with `method`.
+        public func detail(method: String) -> String {
+            switch self {
+            case .malformedPath: "The path holds a malformed percent-encoding."
+            case .notFound: "No resource at this path."
+            case .methodNotAllowed: "This resource does not support \(method); see the Allow header."
+            }
+        }
+
+        /// The `Allow` header's value for a 405; `nil` otherwise.
+        public var allowHeader: String? {
+            guard case .methodNotAllowed(let allowed) = self else { return nil }
+            return allowed.joined(separator: ", ")
+        }
+    }
+
+    /// Answers a request no route takes.
+    public typealias RefusalResponder = @Sendable (Refusal, ServerRequest) -> ServerResponse
+
     private var routes: [Route] = []
+
+    /// Answers the requests no route takes; by default ``defaultRefusal(_:for:)``.
+    public var refusalResponder: RefusalResponder = Router.defaultRefusal
 
     /// Creates a router with no routes.
     public init() {}
+
+    /// An RFC 9457 problem with the refusal's status and detail, and `Allow` on a 405.
+    public static func defaultRefusal(_ refusal: Refusal, for request: ServerRequest) -> ServerResponse {
+        var response = ServerResponse.problem(refusal.status, detail: refusal.detail(method: request.method))
+        if let allow = refusal.allowHeader { response.headers.add(name: "Allow", value: allow) }
+        return response
+    }
 
     /// Adds a route; earlier routes win when two match.
     /// - Parameters:
@@ -46,31 +96,23 @@ public struct Router: Sendable {
         routes.append(Route(method: method, segments: segments, handler: handler))
     }
 
-    /// Answers `request` with the first matching route, or a 400, 404 or 405 problem.
+    /// Answers `request` with the first matching route, or through ``refusalResponder`` (a 400,
+    /// 404 or 405 problem by default).
     public func handle(_ request: ServerRequest) async -> ServerResponse {
         let parts = Self.split(Substring(request.path))
         var allowed: [String] = []
         var getMatch: (Route, RouteParameters)?
         for route in routes where route.segments.count == parts.count {
             guard let parameters = Self.match(route.segments, parts) else { continue }
-            guard let parameters = parameters else {
-                return .problem(400, detail: "The path holds a malformed percent-encoding.")
-            }
+            guard let parameters = parameters else { return refusalResponder(.malformedPath, request) }
             if route.method == request.method { return await route.handler(request, parameters) }
             if route.method == "GET" && request.method == "HEAD" && getMatch == nil { getMatch = (route, parameters) }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }
         if let (route, parameters) = getMatch { return await route.handler(request, parameters) }
-        guard !allowed.isEmpty else {
-            return .problem(404, detail: "No resource at this path.")
-        }
+        guard !allowed.isEmpty else { return refusalResponder(.notFound, request) }
         if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
-        var response = ServerResponse.problem(
-            405,
-            detail: "This resource does not support \(request.method); see the Allow header."
-        )
-        response.headers.add(name: "Allow", value: allowed.joined(separator: ", "))
-        return response
+        return refusalResponder(.methodNotAllowed(allowed: allowed), request)
     }
 
     /// Splits a path at `/`, dropping the leading one: `/a/b` gives `["a", "b"]`, `/` gives `[""]`.

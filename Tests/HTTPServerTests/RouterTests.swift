@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ServiceCore
+import Synchronization
 import Testing
 
 struct RouterTests {
@@ -101,5 +102,41 @@ struct RouterTests {
         #expect(wrong.status == 405)
         #expect(wrong.header("Allow") == "POST")
         #expect(deleted.status == 204)
+    }
+
+    @Test func refusalsGoThroughTheResponderAndRoutesDoNot() async throws {
+        let seen = Mutex<[Router.Refusal]>([])
+        var router = Self.makeRouter()
+        router.add("GET", "/v1/missing") { _, _ in .problem(404, detail: "a route's own 404") }
+        router.refusalResponder = { refusal, request in
+            seen.withLock { $0.append(refusal) }
+            return .text(299, "\(refusal.status) \(refusal.detail(method: request.method))")
+        }
+        let cases: [(String, String, Router.Refusal)] = [
+            ("GET", "/nowhere", .notFound),
+            ("PUT", "/v1/users/7", .methodNotAllowed(allowed: ["GET", "DELETE", "HEAD"])),
+            ("GET", "/v1/users/%zz", .malformedPath),
+        ]
+        for (method, target, refusal) in cases {
+            let response = await router.handle(ServerRequest(method: method, target: target))
+            #expect(response.status == 299)
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(text == "\(refusal.status) \(refusal.detail(method: method))")
+        }
+        #expect(seen.withLock { $0 } == cases.map(\.2))
+        let own = await router.handle(ServerRequest(method: "GET", target: "/v1/missing"))
+        #expect(own.status == 404)
+        #expect(seen.withLock { $0.count } == 3, "a route's own answer went through the refusal responder")
+    }
+
+    @Test func defaultRefusalsAreProblemsWithAllowOnA405() {
+        let request = ServerRequest(method: "PATCH", target: "/x")
+        let refused = Router.defaultRefusal(.methodNotAllowed(allowed: ["GET", "HEAD"]), for: request)
+        #expect(refused.status == 405)
+        #expect(refused.headers["Allow"] == "GET, HEAD")
+        #expect(refused.headers["Content-Type"] == "application/problem+json")
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("does not support PATCH"))
+        #expect(Router.defaultRefusal(.notFound, for: request).headers["Allow"] == nil)
+        #expect(Router.Refusal.malformedPath.status == 400)
     }
 }

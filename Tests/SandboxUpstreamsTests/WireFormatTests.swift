@@ -128,15 +128,23 @@ struct WireFormatTests {
         #expect(throws: Problem.self) { try PageCursor.decodeTimeline("t1.!!.1.x", user: "bob") }
     }
 
-    @Test func routerProblemsGetContractCodes() throws {
-        var response = ServerResponse.problem(405, detail: "no")
-        response.headers.add(name: "Allow", value: "GET, HEAD")
-        let coded = UpstreamHandler.withProblemCode(response)
-        let body = try JSONParser.parse(coded.body)
-        #expect(body[member: "code"] == .string("method_not_allowed"))
-        #expect(coded.headers["Allow"] == "GET, HEAD")
-        let mine = Problem(.userNotFound, "x").response
-        #expect(UpstreamHandler.withProblemCode(mine).body == mine.body)
+    @Test func routerRefusalsGetContractCodes() async throws {
+        var table = RouteTable()
+        table.add("GET", "/v1/users/:id") { _, _ throws(Problem) in throw Problem(.userNotFound, "x") }
+        let cases: [(String, String, Int, String)] = [
+            ("GET", "/v1/nowhere", 404, "not_found"),
+            ("POST", "/v1/users/bob", 405, "method_not_allowed"),
+            ("GET", "/v1/users/%zz", 400, "invalid_request"),
+            ("GET", "/v1/users/bob", 404, "user_not_found"),
+        ]
+        for (method, target, status, code) in cases {
+            let response = await table.router.handle(ServerRequest(method: method, target: target))
+            #expect(response.status == status, "\(method) \(target)")
+            #expect(try JSONParser.parse(response.body)[member: "code"] == .string(code), "\(method) \(target)")
+            #expect((response.headers["Allow"] != nil) == (status == 405), "\(method) \(target)")
+        }
+        let refused = await table.router.handle(ServerRequest(method: "POST", target: "/v1/users/bob"))
+        #expect(refused.headers["Allow"] == "GET, HEAD")
     }
 
     @Test func seededGeneratorRepeats() {

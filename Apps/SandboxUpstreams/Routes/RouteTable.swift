@@ -8,8 +8,26 @@ struct RouteTable {
     /// A handler that answers or throws the problem to answer with.
     typealias Handler = @Sendable (ServerRequest, RouteParameters) async throws(Problem) -> ServerResponse
 
-    /// The routes so far.
-    private(set) var router = Router()
+    /// The routes so far; what no route takes is refused with a contract code
+    /// (``refusal(_:for:)``).
+    private(set) var router: Router = {
+        var router = Router()
+        router.refusalResponder = RouteTable.refusal
+        return router
+    }()
+
+    /// The router's own answers with their contract codes: `invalid_request` (a malformed path),
+    /// `not_found`, `method_not_allowed` (with `Allow`).
+    static func refusal(_ refusal: Router.Refusal, for request: ServerRequest) -> ServerResponse {
+        let code: ProblemCode =
+            switch refusal {
+            case .malformedPath: .invalidRequest
+            case .notFound: .notFound
+            case .methodNotAllowed: .methodNotAllowed
+            }
+        let headers = refusal.allowHeader.map { [(name: "Allow", value: $0)] } ?? []
+        return Problem(code, refusal.detail(method: request.method), headers: headers).response
+    }
 
     /// Adds a route.
     mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {

@@ -58,31 +58,12 @@ struct UpstreamHandler: Sendable {
             )
             .response
         case .answer:
-            return Self.withProblemCode(await router.handle(request))
+            return await router.handle(request)
         }
     }
 
     /// Whether an `X-Request-ID` may be echoed: 1-64 visible ASCII characters.
     static func isEchoable(_ value: String) -> Bool {
         (1...64).contains(value.utf8.count) && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
-    }
-
-    /// Gives the router's own problems (unknown path, wrong method, malformed path) their
-    /// contract code: `not_found`, `method_not_allowed`, `invalid_request`.
-    static func withProblemCode(_ response: ServerResponse) -> ServerResponse {
-        let code: ProblemCode
-        switch response.status {
-        case 400: code = .invalidRequest
-        case 404: code = .notFound
-        case 405: code = .methodNotAllowed
-        default: return response
-        }
-        guard let value = try? JSONParser.parse(response.body), value.isObject, value[member: "code"] == nil else {
-            return response
-        }
-        var detail = "the request cannot be routed"
-        if case .string(let text)? = value[member: "detail"] { detail = text }
-        let extra = response.headers.filter { $0.name.lowercased() == "allow" }.map { (name: $0.name, value: $0.value) }
-        return Problem(code, detail, headers: extra).response
     }
 }
