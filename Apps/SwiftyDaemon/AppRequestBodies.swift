@@ -71,26 +71,15 @@ enum AppBody {
         do {
             return .success(try JSONDecoder().decode(type, from: request.body))
         } catch let error as DecodingError {
-            return .failure(
-                AppProblemResponse(problem: AppProblem(400, "The JSON body is not valid: \(explain(error))")))
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                context.debugDescription.contains("JSON")
+            {
+                return .failure(AppProblemResponse(problem: AppProblem(400, "The body is not valid JSON.")))
+            }
+            let reason = KeyPathDecoding.explain(error)
+            return .failure(AppProblemResponse(problem: AppProblem(400, "The JSON body is not valid: \(reason).")))
         } catch {
             return .failure(AppProblemResponse(problem: AppProblem(400, "The body is not valid JSON.")))
-        }
-    }
-
-    private static func explain(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let text = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            return text.isEmpty ? "" : " at \"\(text)\""
-        }
-        switch error {
-        case .typeMismatch(let type, let context): return "expected \(type)\(path(context))."
-        case .valueNotFound(let type, let context): return "expected \(type), found null\(path(context))."
-        case .keyNotFound(let key, let context): return "missing field \"\(key.stringValue)\"\(path(context))."
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty && context.debugDescription.contains("JSON")
-                ? "malformed JSON." : "\(context.debugDescription)\(path(context))."
-        @unknown default: return "unreadable."
         }
     }
 }

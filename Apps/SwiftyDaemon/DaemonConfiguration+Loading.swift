@@ -39,7 +39,7 @@ extension DaemonConfiguration {
         do {
             return try JSONDecoder().decode(DaemonConfiguration.self, from: data)
         } catch let error as DecodingError {
-            throw LoadError(message: "the configuration file \(path) is not valid: \(Self.explain(error))")
+            throw LoadError(message: "the configuration file \(path) is not valid: \(KeyPathDecoding.explain(error))")
         } catch {
             throw LoadError(message: "the configuration file \(path) is not valid JSON: \(error)")
         }
@@ -132,19 +132,5 @@ extension DaemonConfiguration {
             return "no such file"
         }
         return nsError.localizedDescription
-    }
-
-    private static func explain(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let text = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return text.isEmpty ? "" : " at \"\(text)\""
-        }
-        switch error {
-        case .typeMismatch(let type, let context): return "expected \(type)\(path(context))"
-        case .valueNotFound(let type, let context): return "expected \(type), found null\(path(context))"
-        case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(path(context))"
-        case .dataCorrupted(let context): return context.debugDescription + path(context)
-        @unknown default: return "\(error)"
-        }
     }
 }

@@ -194,6 +194,18 @@ struct DaemonProcessTests {
             #expect(answer.headers["content-type"] == "application/problem+json", "\(method) \(path)")
             #expect(answer.json?["detail"] is String, "\(method) \(path)")
         }
+        // The detail says what is wrong, in the wording every decoding error in the project uses.
+        let details: [(String, String)] = [
+            ("{not json", "The body is not valid JSON."),
+            (
+                #"{"payee": "bob", "amountMinor": "ten", "currency": "EUR"}"#,
+                #"The JSON body is not valid: expected Int64 at "amountMinor"."#
+            ),
+        ]
+        for (body, detail) in details {
+            let answer = try await app.send(.post, "/v1/payments", headers: key, json: body)
+            #expect(answer.json?["detail"] as? String == detail, "\(body)")
+        }
         // Over the 1 MiB limit: refused from Content-Length, before the body is read. The server
         // answers 413 and closes; a client still sending may see the close first instead.
         let huge = String(repeating: "x", count: 2 << 20)
