@@ -12,9 +12,15 @@ import Synchronization
 /// order the requests finished, and the requests answered in one turn share one system call.
 /// A line written on any other thread, or once the loop has stopped, is written at once; pending
 /// lines past ``flushThreshold`` bytes are written at once too.
+///
+/// Each `write(2)` holds whole lines and at most ``atomicWriteLimit`` bytes (unless one line is
+/// longer), as one line each did before: on a pipe or a stream socket (journald's), a write that
+/// size is not split, so another thread's lines never land inside one of ours.
 final class AccessLogBatch: Sendable {
     /// Pending bytes past which a loop's lines are written without waiting for the flush.
     static let flushThreshold = 64 * 1024
+    /// The most bytes one write holds when it holds more than one line: Linux's `PIPE_BUF`.
+    static let atomicWriteLimit = 4096
 
     private struct Pending {
         var bytes: [UInt8] = []
@@ -25,7 +31,7 @@ final class AccessLogBatch: Sendable {
     private let pending = Mutex<[ObjectIdentifier: Pending]>([:])
     private let sink: @Sendable (UnsafeRawBufferPointer) -> Void
 
-    /// Creates a batch that hands whole lines to `sink` (one call per flush).
+    /// Creates a batch that hands whole lines to `sink` (one call per write).
     init(sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
         self.sink = sink
     }
@@ -59,7 +65,34 @@ final class AccessLogBatch: Sendable {
     /// Writes the lines waiting for one loop.
     private func flush(_ key: ObjectIdentifier) {
         let bytes = pending.withLock { all in all.removeValue(forKey: key)?.bytes ?? [] }
-        guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes(sink)
+        bytes.withUnsafeBytes { buffer in
+            for chunk in Self.chunks(of: buffer) { sink(UnsafeRawBufferPointer(rebasing: buffer[chunk])) }
+        }
+    }
+
+    /// Splits finished lines into runs of whole lines of at most ``atomicWriteLimit`` bytes; a
+    /// longer line is a run of its own.
+    static func chunks(of lines: UnsafeRawBufferPointer) -> [Range<Int>] {
+        var chunks: [Range<Int>] = []
+        var start = 0
+        // Bounded: each pass ends a chunk at least one byte long.
+        while start < lines.count {
+            let limit = min(lines.count, start + atomicWriteLimit)
+            var end = limit
+            if limit < lines.count {
+                // The last line end within the limit, or else the end of the first line.
+                var cut = limit
+                while cut > start && lines[cut - 1] != UInt8(ascii: "\n") { cut -= 1 }
+                if cut > start {
+                    end = cut
+                } else {
+                    end = limit
+                    while end < lines.count && lines[end - 1] != UInt8(ascii: "\n") { end += 1 }
+                }
+            }
+            chunks.append(start..<end)
+            start = end
+        }
+        return chunks
     }
 }

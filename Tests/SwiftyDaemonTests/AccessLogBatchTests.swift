@@ -70,10 +70,28 @@ struct AccessLogBatchTests {
             batch.write(Self.line(0))
             return sink.count
         }
-        #expect(callsWhileWriting == 1, "the batch past its threshold was not written at once")
-        let calls = try await sink.waitForCalls(2)
-        #expect(calls.count == 2)
-        #expect(calls.first == Array((0..<lineCount).map { _ in long }.joined()))
+        #expect(callsWhileWriting > 0, "the batch past its threshold was not written at once")
+        let calls = try await sink.waitForCalls(callsWhileWriting + 1)
+        #expect(calls.count == callsWhileWriting + 1)
+        #expect(Array(calls.joined()) == Array((0..<lineCount).map { _ in long }.joined()) + Self.line(0))
+        // Whole lines in every write, at most 4096 bytes each: four of these lines.
+        #expect(calls.dropLast().allSatisfy { $0.count == 4 * long.count || $0.count == lineCount % 4 * long.count })
         #expect(calls.last == Self.line(0))
+    }
+
+    @Test(arguments: [
+        ([10, 10, 10], [30]),
+        ([4000, 96, 1], [4096, 1]),
+        ([4000, 97], [4000, 97]),
+        ([5000, 10, 20], [5000, 30]),
+        ([10, 5000, 10], [10, 5000, 10]),
+        ([4096, 4096], [4096, 4096]),
+    ])
+    func writesHoldWholeLinesUpToTheAtomicLimit(lineLengths: [Int], writeLengths: [Int]) {
+        let bytes = lineLengths.flatMap { Array(repeating: UInt8(ascii: "a"), count: $0 - 1) + [UInt8(ascii: "\n")] }
+        let chunks = bytes.withUnsafeBytes { AccessLogBatch.chunks(of: $0) }
+        #expect(chunks.map(\.count) == writeLengths)
+        #expect(chunks.first?.lowerBound == 0 && chunks.last?.upperBound == bytes.count)
+        #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
     }
 }
