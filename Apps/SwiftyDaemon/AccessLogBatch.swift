@@ -2,14 +2,14 @@ import AppLogging
 import ServiceCore
 import Synchronization
 
-/// Writes the access-log lines of the requests an event loop finishes together in one
+/// Writes the access-log lines of the requests an event loop finishes together, about a dozen per
 /// `write(2)`, instead of one each.
 ///
 /// A line written on an ``ServiceCore/IOEventLoop``'s thread (where the server runs its handlers)
 /// joins that loop's pending lines; the first one hands the loop a flush, which it runs after
 /// the jobs it is running now, before it waits for the network again (and on its last turn, when
 /// it stops). So every line is written within the loop turn that finished its request, in the
-/// order the requests finished, and the requests answered in one turn share one system call.
+/// order the requests finished, and the requests answered in one turn share their system calls.
 /// A line written on any other thread, or once the loop has stopped, is written at once; pending
 /// lines past ``flushThreshold`` bytes are written at once too.
 ///
