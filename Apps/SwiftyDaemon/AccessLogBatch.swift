@@ -22,13 +22,9 @@ final class AccessLogBatch: Sendable {
     /// The most bytes one write holds when it holds more than one line: Linux's `PIPE_BUF`.
     static let atomicWriteLimit = 4096
 
-    private struct Pending {
-        var bytes: [UInt8] = []
-        var flushQueued = false
-    }
-
-    /// The lines waiting per loop, keyed by the loop's identity.
-    private let pending = Mutex<[ObjectIdentifier: Pending]>([:])
+    /// The lines waiting per loop, keyed by the loop's identity. A loop has an entry from its
+    /// first pending line until the flush that line queued (or a full batch) takes the entry.
+    private let pending = Mutex<[ObjectIdentifier: [UInt8]]>([:])
     private let sink: @Sendable (UnsafeRawBufferPointer) -> Void
 
     /// Creates a batch that hands whole lines to `sink` (one call per write).
@@ -49,10 +45,10 @@ final class AccessLogBatch: Sendable {
         }
         let key = ObjectIdentifier(loop)
         let (queueFlush, full) = pending.withLock { all -> (Bool, Bool) in
-            all[key, default: Pending()].bytes.append(contentsOf: line)
-            let entry = all[key]!
-            if !entry.flushQueued { all[key]!.flushQueued = true }
-            return (!entry.flushQueued, entry.bytes.count >= Self.flushThreshold)
+            // The first line since the last flush queues the next one.
+            let isFirst = all.index(forKey: key) == nil
+            all[key, default: []].append(contentsOf: line)
+            return (isFirst, all[key]!.count >= Self.flushThreshold)
         }
         if full {
             flush(key)
@@ -64,7 +60,7 @@ final class AccessLogBatch: Sendable {
 
     /// Writes the lines waiting for one loop.
     private func flush(_ key: ObjectIdentifier) {
-        let bytes = pending.withLock { all in all.removeValue(forKey: key)?.bytes ?? [] }
+        let bytes = pending.withLock { all in all.removeValue(forKey: key) ?? [] }
         bytes.withUnsafeBytes { buffer in
             for chunk in Self.chunks(of: buffer) { sink(UnsafeRawBufferPointer(rebasing: buffer[chunk])) }
         }

@@ -70,16 +70,17 @@ enum AppBody {
         }
         do {
             return .success(try JSONDecoder().decode(type, from: request.body))
-        } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-                context.debugDescription.contains("JSON")
-            {
-                return .failure(AppProblemResponse(problem: AppProblem(400, "The body is not valid JSON.")))
-            }
+        } catch let error as DecodingError where !Self.isMalformedJSON(error) {
             let reason = KeyPathDecoding.explain(error)
             return .failure(AppProblemResponse(problem: AppProblem(400, "The JSON body is not valid: \(reason).")))
         } catch {
             return .failure(AppProblemResponse(problem: AppProblem(400, "The body is not valid JSON.")))
         }
+    }
+
+    /// Whether the decoder failed on the JSON text itself rather than on a value in it.
+    private static func isMalformedJSON(_ error: DecodingError) -> Bool {
+        guard case .dataCorrupted(let context) = error else { return false }
+        return context.codingPath.isEmpty && context.debugDescription.contains("JSON")
     }
 }

@@ -21,23 +21,15 @@ struct SandboxBinaryTests {
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
-    /// A started process whose standard output and error are captured.
-    private struct Running {
-        let child: ChildProcess
-
-        var outputText: String { child.standardOutput }
-        var errorText: String { child.standardError }
-        var isRunning: Bool { child.termination == nil }
-
-        /// Waits for the process to end, at most `limit`; kills it after that.
-        func waitForExit(limit: Duration) async -> Int32? {
-            await child.waitForExitOrKill(timeout: limit)?.status
-        }
+    private func launch(_ arguments: [String]) throws -> ChildProcess {
+        let binary = try #require(Self.binary, "sandbox-upstreams was not built beside the tests")
+        return try ChildProcess(binary.path, arguments: arguments)
     }
 
-    private func launch(_ arguments: [String]) throws -> Running {
-        let binary = try #require(Self.binary, "sandbox-upstreams was not built beside the tests")
-        return Running(child: try ChildProcess(binary.path, arguments: arguments))
+    /// Waits for the process to end, at most `limit` (it is killed after that), and returns its
+    /// status, or `nil` if it had to be killed.
+    private func waitForExit(_ child: ChildProcess, limit: Duration) async -> Int32? {
+        await child.waitForExitOrKill(timeout: limit)?.status
     }
 
     private func temporaryDirectory() throws -> URL {
@@ -53,18 +45,10 @@ struct SandboxBinaryTests {
         let running = try launch(
             ["--keys", keys, "--generate-keys", "--user-port", "0", "--feed-port", "0", "--payment-port", "0"])
         // The three base URLs, one line each, within ten seconds.
-        var urls: [String: String] = [:]
-        let deadline = ContinuousClock.now + .seconds(10)
-        while urls.count < 3 && running.isRunning && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            for line in running.outputText.split(separator: "\n") {
-                let parts = line.split(separator: " ")
-                if parts.count == 2 { urls[String(parts[0])] = String(parts[1]) }
-            }
-        }
+        let urls = try await printedURLs(running)
         guard urls.count == 3, let userURL = urls["user"] else {
-            _ = await running.waitForExit(limit: .zero)
-            Issue.record("no URLs printed: \(running.outputText) \(running.errorText)")
+            _ = await waitForExit(running, limit: .zero)
+            Issue.record("no URLs printed: \(running.standardOutput) \(running.standardError)")
             return
         }
         #expect(Set(urls.keys) == ["user", "feed", "payment"])
@@ -83,18 +67,18 @@ struct SandboxBinaryTests {
         }
         await fixture.shutdown()
 
-        running.child.signal(SIGTERM)
-        let status = await running.waitForExit(limit: .seconds(15))
-        #expect(status == 0, "\(running.errorText)")
+        running.signal(SIGTERM)
+        let status = await waitForExit(running, limit: .seconds(15))
+        #expect(status == 0, "\(running.standardError)")
     }
 
     /// The base URLs the process printed, by name, once all three are there (within ten seconds).
-    private func printedURLs(_ running: Running) async throws -> [String: String] {
+    private func printedURLs(_ running: ChildProcess) async throws -> [String: String] {
         var urls: [String: String] = [:]
         let deadline = ContinuousClock.now + .seconds(10)
-        while urls.count < 3 && running.isRunning && ContinuousClock.now < deadline {
+        while urls.count < 3 && running.termination == nil && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
-            for line in running.outputText.split(separator: "\n") {
+            for line in running.standardOutput.split(separator: "\n") {
                 let parts = line.split(separator: " ")
                 if parts.count == 2 { urls[String(parts[0])] = String(parts[1]) }
             }
@@ -113,8 +97,8 @@ struct SandboxBinaryTests {
         let running = try launch(arguments)
         let urls = try await printedURLs(running)
         guard let userURL = urls["user"], let url = URL(string: userURL + "/v1/users/alice") else {
-            _ = await running.waitForExit(limit: .zero)
-            Issue.record("no URLs printed: \(running.outputText) \(running.errorText)")
+            _ = await waitForExit(running, limit: .zero)
+            Issue.record("no URLs printed: \(running.standardOutput) \(running.standardError)")
             return
         }
         let fixture = try await SandboxFixture.start(.curl)
@@ -125,23 +109,23 @@ struct SandboxBinaryTests {
             Issue.record(error)
         }
         await fixture.shutdown()
-        #expect(running.errorText.contains("warning: --no-verify") == noVerify)
+        #expect(running.standardError.contains("warning: --no-verify") == noVerify)
 
-        running.child.signal(SIGTERM)
-        #expect(await running.waitForExit(limit: .seconds(15)) == 0, "\(running.errorText)")
+        running.signal(SIGTERM)
+        #expect(await waitForExit(running, limit: .seconds(15)) == 0, "\(running.standardError)")
     }
 
     @Test func usageErrorsExit64AndHelpExits0() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let usage = try launch(["--user-port", "x"])
-        #expect(await usage.waitForExit(limit: .seconds(10)) == 64)
-        #expect(usage.errorText.contains("error:"))
+        #expect(await waitForExit(usage, limit: .seconds(10)) == 64)
+        #expect(usage.standardError.contains("error:"))
         let help = try launch(["--help"])
-        #expect(await help.waitForExit(limit: .seconds(10)) == 0)
-        #expect(help.outputText.contains("--keys DIR"))
+        #expect(await waitForExit(help, limit: .seconds(10)) == 0)
+        #expect(help.standardOutput.contains("--keys DIR"))
         let missingKeys = try launch(["--keys", directory.appendingPathComponent("none").path])
-        #expect(await missingKeys.waitForExit(limit: .seconds(10)) == 1)
-        #expect(missingKeys.errorText.contains("user-1.key"))
+        #expect(await waitForExit(missingKeys, limit: .seconds(10)) == 1)
+        #expect(missingKeys.standardError.contains("user-1.key"))
     }
 }

@@ -245,14 +245,11 @@ struct StreamingJSONDecoderDifferentialTests {
         "", " ", "\n", "nul", "tru", "[", "{", "}", "\"", "\"\\u12\"", "\"\\q\"",
     ]
 
-    /// A seeded generator, so every run decodes the same corpus.
-    typealias Generator = SplitMix64
-
-    static func space(_ random: inout Generator) -> String {
+    static func space(_ random: inout SplitMix64) -> String {
         ["", "", "", " ", "\n  ", "\t", "\r\n"].randomElement(using: &random)!
     }
 
-    static func string(_ random: inout Generator) -> String {
+    static func string(_ random: inout SplitMix64) -> String {
         let pieces = [
             "a", "Ada", "x y", "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\u20AC", "\\ud83d\\ude00", "é", "😀",
             "e\u{301}", "\\t", "0", "true", "\\u0000", "long text with several words",
@@ -261,7 +258,7 @@ struct StreamingJSONDecoderDifferentialTests {
         return "\"" + (0..<count).map { _ in pieces.randomElement(using: &random)! }.joined() + "\""
     }
 
-    static func number(_ random: inout Generator) -> String {
+    static func number(_ random: inout SplitMix64) -> String {
         switch Int.random(in: 0..<8, using: &random) {
         case 0: return String(Int.random(in: -1000...1000, using: &random))
         case 1: return String(Int64.random(in: .min ... .max, using: &random))
@@ -281,7 +278,7 @@ struct StreamingJSONDecoderDifferentialTests {
         }
     }
 
-    static func value(_ random: inout Generator, depth: Int) -> String {
+    static func value(_ random: inout SplitMix64, depth: Int) -> String {
         let choice = Int.random(in: 0..<(depth > 3 ? 6 : 9), using: &random)
         switch choice {
         case 0: return "null"
@@ -308,7 +305,7 @@ struct StreamingJSONDecoderDifferentialTests {
     }
 
     /// A member-shaped object, mostly valid, sometimes with a wrong or missing field.
-    static func member(_ random: inout Generator) -> String {
+    static func member(_ random: inout SplitMix64) -> String {
         var fields = [
             "\"id\":" + string(&random),
             "\"displayName\":" + string(&random),
@@ -321,7 +318,8 @@ struct StreamingJSONDecoderDifferentialTests {
     }
 
     static func generated(count: Int) -> [String] {
-        var random = Generator(seed: 0x5EED_2026)
+        // Seeded, so every run decodes the same corpus.
+        var random = SplitMix64(seed: 0x5EED_2026)
         return (0..<count).map { index in
             switch index % 4 {
             case 0: return member(&random)

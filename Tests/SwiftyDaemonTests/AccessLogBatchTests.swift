@@ -1,4 +1,3 @@
-import HTTPServer
 import ServiceTesting
 import Synchronization
 import Testing
@@ -31,18 +30,10 @@ struct AccessLogBatchTests {
 
     static func line(_ number: Int) -> [UInt8] { Array("{\"n\":\(number)}\n".utf8) }
 
-    /// Runs `body` on the network thread of a one-thread server, as a request handler runs.
-    static func onLoop<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
-        return try await withLoopbackServer(configuration: configuration, handler: { _ in .text(404, "") }) { host in
-            try await host.server.onNetworkThread { try await body() }
-        }
-    }
-
     @Test func linesOfOneLoopTurnShareOneWriteInOrder() async throws {
         let sink = Sink()
         let batch = AccessLogBatch(sink: sink.record)
-        let callsWhileWriting = try await Self.onLoop {
+        let callsWhileWriting = try await EventLoopHost.run {
             for number in 0..<5 { batch.write(Self.line(number)) }
             return sink.count
         }
@@ -65,7 +56,7 @@ struct AccessLogBatchTests {
         let batch = AccessLogBatch(sink: sink.record)
         let long = Array(repeating: UInt8(ascii: "x"), count: 1000) + [UInt8(ascii: "\n")]
         let lineCount = AccessLogBatch.flushThreshold / long.count + 1
-        let callsWhileWriting = try await Self.onLoop {
+        let callsWhileWriting = try await EventLoopHost.run {
             for _ in 0..<lineCount { batch.write(long) }
             batch.write(Self.line(0))
             return sink.count
