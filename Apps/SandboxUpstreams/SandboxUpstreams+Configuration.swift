@@ -1,4 +1,5 @@
 public import AppLogging
+import HTTPServer
 
 extension SandboxUpstreams {
     /// Where the upstreams listen and how they behave; every field has a default.
@@ -19,7 +20,7 @@ extension SandboxUpstreams {
         public var faultSeed: UInt64
         /// How long the seeded tokens (`sandbox-alice`...) stay active after start: 24 hours.
         public var tokenLifetime: Duration
-        /// The network threads of each upstream's server.
+        /// The network threads of each upstream's server: ``defaultThreadCount`` unless given.
         public var threadCount: Int
         /// Where the upstreams log (refused signatures at `notice`, every answer at `debug`).
         public var logger: Logger
@@ -41,7 +42,7 @@ extension SandboxUpstreams {
             faults: [SandboxService: FaultSettings] = [:],
             faultSeed: UInt64 = 0x5EED_5EED,
             tokenLifetime: Duration = .seconds(24 * 60 * 60),
-            threadCount: Int = 2,
+            threadCount: Int = Configuration.defaultThreadCount,
             logger: Logger = Logger(label: "swifty.sandbox-upstreams")
         ) {
             self.host = host
@@ -54,6 +55,11 @@ extension SandboxUpstreams {
             self.threadCount = threadCount
             self.logger = logger
         }
+
+        /// Two network threads per upstream, or one when the process may run on one CPU only
+        /// (``HTTPServer/HTTPServer/Configuration/defaultThreadCount``): threads that share a
+        /// core take turns on it, and each wakes for its own share of the connections.
+        public static var defaultThreadCount: Int { min(2, HTTPServer.Configuration.defaultThreadCount) }
 
         /// The configured port of one upstream.
         public func port(for service: SandboxService) -> Int {

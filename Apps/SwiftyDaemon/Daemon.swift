@@ -25,6 +25,8 @@ public final class Daemon: Sendable {
     public var port: Int { appServer.port }
     /// The admin endpoints' bound port.
     public var adminPort: Int { adminServer.port }
+    /// The app API's network threads: `threads`, or the CPUs the process may run on.
+    public var appThreadCount: Int { appServer.configuration.threadCount }
     /// The sandbox's upstreams when running in sandbox mode.
     public let sandbox: SandboxRuntime?
 

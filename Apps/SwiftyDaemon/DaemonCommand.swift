@@ -69,6 +69,7 @@ public enum DaemonCommand {
                 "app": .string("http://\(configuration.host):\(daemon.port)"),
                 "admin": .string("http://\(configuration.adminHost):\(daemon.adminPort)"),
                 "allocator": .string(AllocatorTuning.activeAllocator),
+                "threads": .string(String(daemon.appThreadCount)),
             ]
         )
         // Written unbuffered, so a supervisor or test reading the pipe sees it at once.

@@ -106,7 +106,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 extension CurlMultiLoop {
     private func run() {
         guard let multi else { return }
-        CurlMultiLoop.nameCurrentThread(threadName)
+        ThreadNaming.nameCurrentThread(threadName)
         CurlMultiLoop.blockAsynchronousSignals()
         var pending: [Command] = []
         while true {
@@ -155,17 +155,6 @@ extension CurlMultiLoop {
         }
         engine.tearDown()
         for waiter in waiters { waiter.resume() }
-    }
-
-    /// Names the calling thread for `top -H`, debuggers and tests. Foundation's `Thread.name` reaches
-    /// the OS only when the new thread happens to run after its creator has finished `start()`, so
-    /// the name is also written to `/proc/thread-self/comm` (Linux; at most 15 bytes).
-    private static func nameCurrentThread(_ name: String) {
-        Thread.current.name = name
-        let descriptor = open("/proc/thread-self/comm", O_WRONLY)
-        guard descriptor >= 0 else { return }
-        _ = name.withCString { write(descriptor, $0, min(15, strlen($0))) }
-        close(descriptor)
     }
 
     /// Worker threads leave process signals to the process's signal handling, and a write to a

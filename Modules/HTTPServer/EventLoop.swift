@@ -88,8 +88,10 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         self.daemon = daemon
         self.sweepInterval = sweepInterval
         started = true
-        let thread = Thread { [self] in self.runLoop() }
-        thread.name = name
+        let thread = Thread { [self] in
+            ThreadNaming.nameCurrentThread(name)
+            self.runLoop()
+        }
         thread.start()
         return true
     }

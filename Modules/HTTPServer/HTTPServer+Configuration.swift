@@ -13,7 +13,7 @@ extension HTTPServer {
         public var port: Int
         /// The number of network threads, each with its own libmicrohttpd daemon on the shared
         /// listening socket and each the task executor of the handlers it starts; the number of
-        /// active cores unless given.
+        /// CPUs the process may run on unless given (``defaultThreadCount``).
         public var threadCount: Int
         /// The most connections open at once (shared out evenly between the network threads);
         /// further ones are refused.
@@ -45,8 +45,12 @@ extension HTTPServer {
         /// answer is dropped. Checked about once a second (or every quarter of the timeout, if shorter).
         public var handlerTimeout: Duration?
 
-        /// The number of active cores: the default ``threadCount``.
-        public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+        /// The number of CPUs this process may run on (``CPUAffinity/allowedCPUCount()``, at most
+        /// the active cores): the default ``threadCount``.
+        public static var defaultThreadCount: Int {
+            let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            return min(cores, CPUAffinity.allowedCPUCount() ?? cores)
+        }
 
         /// Creates a configuration; every parameter has a default.
         public init(

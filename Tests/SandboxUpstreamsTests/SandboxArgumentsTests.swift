@@ -8,6 +8,7 @@ struct SandboxArgumentsTests {
         let parsed = try SandboxArguments.parse([
             "--keys", "/k", "--host=127.0.0.2", "--user-port", "1", "--feed-port=2", "--payment-port", "3",
             "--generate-keys", "--latency-ms", "50", "--error-rate", "0.25", "--reset-rate=0.5", "--fault-seed", "9",
+            "--threads", "3",
         ])
         #expect(parsed.keysDirectory == "/k")
         #expect(parsed.host == "127.0.0.2")
@@ -15,6 +16,8 @@ struct SandboxArgumentsTests {
         #expect(parsed.generateKeys)
         #expect(parsed.faults == FaultSettings(latency: .milliseconds(50), errorRate: 0.25, resetRate: 0.5))
         #expect(parsed.faultSeed == 9)
+        #expect(parsed.threadCount == 3)
+        #expect(try SandboxArguments.parse(["--keys", "/k"]).threadCount == nil)
         #expect(try SandboxArguments.parse(["--help"]).showsHelp)
         #expect(throws: SandboxUsageError.self) { try SandboxArguments.parse(["-h", "--bogus"]) }
     }
@@ -23,6 +26,7 @@ struct SandboxArgumentsTests {
         [String](), ["--keys"], ["--keys", ""], ["--keys", "/k", "--user-port", "70000"],
         ["--keys", "/k", "--error-rate", "2"], ["--keys", "/k", "--latency-ms", "-1"], ["--keys", "/k", "extra"],
         ["--keys", "/k", "--nope"], ["--keys", "/k", "--generate-keys=yes"], ["--keys", "/k", "--fault-seed", "x"],
+        ["--keys", "/k", "--threads", "0"], ["--keys", "/k", "--threads", "65"], ["--keys", "/k", "--threads=two"],
     ])
     func refusesBadCommandLines(_ arguments: [String]) {
         #expect(throws: SandboxUsageError.self) { try SandboxArguments.parse(arguments) }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import SandboxUpstreams
 import ServiceCore
 import ServiceTesting
@@ -21,9 +22,11 @@ struct SandboxBinaryTests {
         return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
     }
 
-    private func launch(_ arguments: [String]) throws -> ChildProcess {
+    /// Starts the binary; pinned to one CPU through `taskset` when `cpu` is given.
+    private func launch(_ arguments: [String], pinnedTo cpu: Int? = nil) throws -> ChildProcess {
         let binary = try #require(Self.binary, "sandbox-upstreams was not built beside the tests")
-        return try ChildProcess(binary.path, arguments: arguments)
+        guard let cpu else { return try ChildProcess(binary.path, arguments: arguments) }
+        return try ChildProcess("/usr/bin/taskset", arguments: ["-c", String(cpu), binary.path] + arguments)
     }
 
     /// Waits for the process to end, at most `limit` (it is killed after that), and returns its
@@ -70,6 +73,56 @@ struct SandboxBinaryTests {
         running.signal(SIGTERM)
         let status = await waitForExit(running, limit: .seconds(15))
         #expect(status == 0, "\(running.standardError)")
+    }
+
+    /// How the network threads are counted: each upstream runs `--threads`, or two, or one when
+    /// the process may run on one CPU only.
+    enum ThreadChoice: String, CaseIterable, Sendable {
+        case flagOne, flagThree, pinned, unpinned
+    }
+
+    @Test(arguments: ThreadChoice.allCases)
+    func eachUpstreamRunsTheChosenNumberOfNetworkThreads(_ choice: ThreadChoice) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var arguments = ["--keys", directory.appendingPathComponent("keys").path, "--generate-keys"]
+        var cpu: Int?
+        let perUpstream: Int
+        switch choice {
+        case .flagOne:
+            arguments += ["--threads", "1"]
+            perUpstream = 1
+        case .flagThree:
+            arguments += ["--threads", "3"]
+            perUpstream = 3
+        case .pinned:
+            cpu = try #require(CPUAffinity.allowedCPUs()?.first)
+            perUpstream = 1
+        case .unpinned:
+            perUpstream = min(2, try #require(CPUAffinity.allowedCPUCount()))
+        }
+        let running = try launch(arguments, pinnedTo: cpu)
+        #expect(try await printedURLs(running).count == 3, "\(running.standardError)")
+        // Each network thread names itself `http-N` as it starts, which may come just after the
+        // URLs are printed.
+        var named = 0
+        for _ in 0..<100 {
+            named = networkThreads(of: running.pid)
+            if named == 3 * perUpstream { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(named == 3 * perUpstream)
+        running.signal(SIGTERM)
+        #expect(await waitForExit(running, limit: .seconds(15)) == 0, "\(running.standardError)")
+    }
+
+    /// The threads of process `pid` named `http-N`.
+    private func networkThreads(of pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.filter { task in
+            let name = FileManager.default.contents(atPath: "/proc/\(pid)/task/\(task)/comm") ?? Data()
+            return String(decoding: name, as: UTF8.self).hasPrefix("http-")
+        }.count
     }
 
     /// The base URLs the process printed, by name, once all three are there (within ten seconds).

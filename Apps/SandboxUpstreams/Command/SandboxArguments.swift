@@ -16,6 +16,8 @@ struct SandboxArguments: Equatable {
     var faultSeed: UInt64?
     /// The most nonces each upstream remembers (`--replay-capacity`), or `nil` for the default.
     var replayCapacity: Int?
+    /// The network threads of each upstream (`--threads`), or `nil` for the default.
+    var threadCount: Int?
     /// Whether the upstreams check signatures: `true` unless `--no-verify` (benchmarks only) is given.
     var verifiesSignatures = true
     /// Whether `--help` was given.
@@ -46,6 +48,8 @@ struct SandboxArguments: Equatable {
           --replay-capacity N   Remember at most N signature nonces per upstream (1-100000000,
                                 default 100000); each is kept about 91 s, so sustained signed
                                 load above N / 91 requests/s per upstream is refused with 503.
+          --threads N           Network threads of each upstream (1-64; default 2, or 1 when
+                                the process may run on one CPU only, as under taskset -c 0).
           --no-verify           FOR BENCHMARKS ONLY: accept every request without checking its
                                 signature (for a proxy that cannot sign, such as nginx). Prints a
                                 warning. Off by default; never use it for anything else.
@@ -104,6 +108,12 @@ struct SandboxArguments: Equatable {
                     throw SandboxUsageError("--replay-capacity must be an integer from 1 to 100000000, got \"\(text)\"")
                 }
                 result.replayCapacity = capacity
+            case "--threads":
+                let text = try value()
+                guard let count = Int(text), (1...64).contains(count) else {
+                    throw SandboxUsageError("--threads must be an integer from 1 to 64, got \"\(text)\"")
+                }
+                result.threadCount = count
             case "--no-verify":
                 try flagWithoutValue()
                 result.verifiesSignatures = false

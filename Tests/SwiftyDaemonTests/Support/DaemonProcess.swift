@@ -27,10 +27,15 @@ final class DaemonProcess: Sendable {
         return bundle.appendingPathComponent("swiftyd")
     }
 
-    static func start(arguments: [String] = [], environment: [String: String] = [:]) async throws -> DaemonProcess {
+    /// - Parameter launcher: A command that runs the daemon (its path, then its arguments; the
+    ///   daemon's path and arguments follow), such as `taskset -c 0`; empty to run it directly.
+    static func start(
+        arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []
+    ) async throws -> DaemonProcess {
+        let daemonArguments = ["--port", "0", "--admin-port", "0"] + arguments
         let child = try ChildProcess(
-            executable.path,
-            arguments: ["--port", "0", "--admin-port", "0"] + arguments,
+            launcher.first ?? executable.path,
+            arguments: launcher.isEmpty ? daemonArguments : launcher.dropFirst() + [executable.path] + daemonArguments,
             environment: ChildProcess.environment(overriding: environment, removing: ["NOTIFY_SOCKET"]),
             output: .merged)
         let clock = ContinuousClock()
