@@ -23,6 +23,9 @@ enum ConfigurationCheck {
         if !(1024...(64 << 20)).contains(configuration.maxBodyBytes) {
             problems.append("maxBodyBytes \(configuration.maxBodyBytes) is not 1024-67108864")
         }
+        if !(1024...(64 << 10)).contains(configuration.maxHeaderBytes) {
+            problems.append("maxHeaderBytes \(configuration.maxHeaderBytes) is not 1024-65536")
+        }
         if !(configuration.drainSeconds > 0 && configuration.drainSeconds <= 600) {
             problems.append("drainSeconds \(configuration.drainSeconds) is not in (0, 600]")
         }

@@ -129,7 +129,10 @@ public final class Daemon: Sendable {
                     host: configuration.host,
                     port: configuration.port,
                     threadCount: configuration.threads ?? HTTPServer.Configuration.defaultThreadCount,
-                    maxBodyBytes: configuration.maxBodyBytes
+                    maxBodyBytes: configuration.maxBodyBytes,
+                    maxHeaderBytes: configuration.maxHeaderBytes,
+                    connectionMemoryLimit: HTTPServer.Configuration.connectionMemory(
+                        forHeaderBytes: configuration.maxHeaderBytes)
                 ),
                 handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog).makeHandler()
             )

@@ -124,10 +124,14 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
     public var adminHost: String = "127.0.0.1"
     /// The admin endpoints' port.
     public var adminPort: Int = 9090
-    /// Server threads; the number of cores when `nil`.
+    /// Server threads; the number of CPUs the process may run on when `nil`.
     public var threads: Int?
     /// The largest request body accepted, in bytes.
     public var maxBodyBytes: Int = 1 << 20
+    /// The largest total size of a request's header fields, in bytes (larger gets 431). Each
+    /// connection's buffer is sized from it, and cleared before every request: a larger limit
+    /// costs time on every request.
+    public var maxHeaderBytes: Int = 8 << 10
     /// How long in-flight requests may take to finish after SIGTERM or SIGINT, in seconds.
     public var drainSeconds: Double = 10
     /// How long an introspected bearer token is trusted before it is checked again, in seconds.
@@ -143,7 +147,8 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
     public init() {}
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case mode, host, port, adminHost, adminPort, threads, maxBodyBytes, drainSeconds, tokenCacheSeconds
+        case mode, host, port, adminHost, adminPort, threads, maxBodyBytes, maxHeaderBytes, drainSeconds
+        case tokenCacheSeconds
         case logging, sandbox, modules
     }
 
@@ -160,6 +165,8 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         adminPort = try container.decodeIfPresent(Int.self, forKey: .adminPort) ?? defaults.adminPort
         threads = try container.decodeIfPresent(Int.self, forKey: .threads)
         maxBodyBytes = try container.decodeIfPresent(Int.self, forKey: .maxBodyBytes) ?? defaults.maxBodyBytes
+        maxHeaderBytes =
+            try container.decodeIfPresent(Int.self, forKey: .maxHeaderBytes) ?? defaults.maxHeaderBytes
         drainSeconds = try container.decodeIfPresent(Double.self, forKey: .drainSeconds) ?? defaults.drainSeconds
         tokenCacheSeconds =
             try container.decodeIfPresent(Double.self, forKey: .tokenCacheSeconds) ?? defaults.tokenCacheSeconds

@@ -25,16 +25,22 @@ extension HTTPServer {
         public var connectionTimeout: Duration
         /// The largest request body accepted; larger ones get 413.
         public var maxBodyBytes: Int
-        /// The largest total size of the request's header fields (names and values); larger gets 431.
+        /// The largest total size of the request's header fields (names and values); larger gets
+        /// 431. 8 KiB unless given: as much as AWS API Gateway or Apache allow per field, and far
+        /// more than an app's requests carry.
         public var maxHeaderBytes: Int
         /// The most header fields in one request; more gets 431.
         public var maxHeaderCount: Int
         /// The memory libmicrohttpd may use per connection for the request head and I/O buffers.
         ///
         /// A request head that does not fit is answered by libmicrohttpd itself (431 or a closed
-        /// connection); keep it well above ``maxHeaderBytes`` so the server's own 431 applies first.
-        /// libmicrohttpd clears this memory before every request, so a larger value costs time on
-        /// every request, not only memory.
+        /// connection); keep it at twice ``maxHeaderBytes`` (``connectionMemory(forHeaderBytes:)``)
+        /// so the server's own 431 applies first. 16 KiB unless given.
+        ///
+        /// libmicrohttpd clears half of this memory before every request (the read buffer it starts
+        /// each request with), so a larger value costs time on every request, not only memory: with
+        /// 64 busy connections, 32 KiB each made every request of a proxy and its upstream on one
+        /// core about 5 % dearer than 16 KiB each (docs/benchmarks.md).
         public var connectionMemoryLimit: Int
         /// The length of the kernel's queue of connections not yet accepted.
         public var listenBacklog: Int
@@ -52,6 +58,12 @@ extension HTTPServer {
             return min(cores, CPUAffinity.allowedCPUCount() ?? cores)
         }
 
+        /// The per-connection memory that holds a request head of `headerBytes` (and as many fields
+        /// as ``maxHeaderCount`` allows) with room to spare: twice that, and at least 16 KiB.
+        public static func connectionMemory(forHeaderBytes headerBytes: Int) -> Int {
+            max(16 << 10, 2 * headerBytes)
+        }
+
         /// Creates a configuration; every parameter has a default.
         public init(
             host: String = "127.0.0.1",
@@ -61,9 +73,9 @@ extension HTTPServer {
             perIPConnectionLimit: Int = 0,
             connectionTimeout: Duration = .seconds(30),
             maxBodyBytes: Int = 1 << 20,
-            maxHeaderBytes: Int = 16 << 10,
+            maxHeaderBytes: Int = 8 << 10,
             maxHeaderCount: Int = 100,
-            connectionMemoryLimit: Int = 32 << 10,
+            connectionMemoryLimit: Int = 16 << 10,
             listenBacklog: Int = 511,
             handlerTimeout: Duration? = .seconds(60)
         ) {

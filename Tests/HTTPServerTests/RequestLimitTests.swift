@@ -53,18 +53,24 @@ struct RequestLimitTests {
         }
     }
 
-    @Test func headJustUnderTheDefaultLimitIsServed() async throws {
-        // The default per-connection memory must hold a head as large as the default header limit.
-        let defaults = HTTPServer.Configuration()
-        let fields = (0..<(defaults.maxHeaderCount - 2)).map { "X-F\($0): 1\r\n" }.joined()
-        let padding = String(repeating: "p", count: defaults.maxHeaderBytes - fields.utf8.count - 200)
+    /// The per-connection memory for a header limit (the default, or `connectionMemory(forHeaderBytes:)`
+    /// for a given one) holds a head as large as that limit, with as many fields as allowed.
+    @Test(arguments: [nil, 20_000, 65_536])
+    func headJustUnderTheLimitIsServed(limit: Int?) async throws {
+        var configuration = HTTPServer.Configuration(threadCount: 2)
+        if let limit {
+            configuration.maxHeaderBytes = limit
+            configuration.connectionMemoryLimit = HTTPServer.Configuration.connectionMemory(forHeaderBytes: limit)
+        }
+        let fields = (0..<(configuration.maxHeaderCount - 2)).map { "X-F\($0): 1\r\n" }.joined()
+        let padding = String(repeating: "p", count: configuration.maxHeaderBytes - fields.utf8.count - 200)
         let head = "GET / HTTP/1.1\r\nHost: x\r\n\(fields)X-Pad: \(padding)\r\n\r\n"
-        try await withServer(HTTPServer.Configuration(threadCount: 2), handler: echoHandler) { server in
+        try await withServer(configuration, handler: echoHandler) { server in
             let response = try await exchange(port: server.port, head)
             #expect(response.status == 200)
         }
         let over = head.replacingOccurrences(of: "X-Pad: ", with: "X-Pad: " + String(repeating: "q", count: 400))
-        try await withServer(HTTPServer.Configuration(threadCount: 2), handler: echoHandler) { server in
+        try await withServer(configuration, handler: echoHandler) { server in
             let response = try await exchange(port: server.port, over)
             #expect(response.status == 431)
             #expect(response.header("Content-Type") == "application/problem+json")

@@ -36,6 +36,7 @@ struct ConfigurationTests {
         #expect(configuration.adminPort == 1001)  // file beats default
         #expect(configuration.drainSeconds == 3)
         #expect(configuration.maxBodyBytes == 1 << 20)  // default kept
+        #expect(configuration.maxHeaderBytes == 8 << 10)
         #expect(configuration.modules["UserModule"]?.baseURL == "https://env.example")
         #expect(configuration.modules["UserModule"]?.timeoutMilliseconds == 700)
         #expect(configuration.modules["FeedModule"]?.transport == .urlsession)
@@ -92,6 +93,7 @@ struct ConfigurationTests {
         configuration.mode = .live
         configuration.port = 70000
         configuration.logging.level = "loud"
+        configuration.maxHeaderBytes = 100
         configuration.modules = [
             "UserModule": .init(baseURL: "ftp://users.example", keyFile: "/nonexistent/user.key"),
             "Ghost": .init(),
@@ -100,11 +102,12 @@ struct ConfigurationTests {
         let text = problems.joined(separator: "\n")
         #expect(text.contains("port 70000"))
         #expect(text.contains("logging.level \"loud\""))
+        #expect(text.contains("maxHeaderBytes 100 is not 1024-65536"))
         #expect(text.contains("modules.Ghost is not a registered module"))
         #expect(text.contains("modules.UserModule.baseURL"))
         #expect(text.contains("modules.FeedModule.baseURL is required in live mode"))
         #expect(text.contains("modules.PaymentModule.baseURL is required in live mode"))
-        #expect(problems.count >= 6)
+        #expect(problems.count >= 7)
     }
 
     @Test func liveModeLoadsKeysFromTheCredentialsDirectory() throws {
