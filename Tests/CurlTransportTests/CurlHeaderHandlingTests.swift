@@ -17,8 +17,12 @@ struct CurlHeaderHandlingTests {
             }
             return ServerResponse(status: 200, body: Data(lines.joined().utf8))
         }
+        // The head is about 8.6 KiB: over the server's default header limit, so it is raised.
+        var configuration = LoopbackServer.testConfiguration
+        configuration.maxHeaderBytes = 16 << 10
+        configuration.connectionMemoryLimit = HTTPServer.Configuration.connectionMemory(forHeaderBytes: 16 << 10)
         do {
-            try await withLoopbackServer(handler: handler) { server in
+            try await withLoopbackServer(configuration: configuration, handler: handler) { server in
                 var sent: [(String, String)] = (0..<40).map { ("X-Field-\($0)", "value \($0)") }
                 sent.append(("X-Long", String(repeating: "abcdefgh", count: 1000)))
                 sent.append(("X-Empty", ""))
