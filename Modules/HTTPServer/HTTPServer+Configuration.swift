@@ -26,8 +26,8 @@ extension HTTPServer {
         /// The largest request body accepted; larger ones get 413.
         public var maxBodyBytes: Int
         /// The largest total size of the request's header fields (names and values); larger gets
-        /// 431. 8 KiB unless given: as much as AWS API Gateway or Apache allow per field, and far
-        /// more than an app's requests carry.
+        /// 431. 8 KiB unless given, far more than an app's requests carry; raise it (with
+        /// ``connectionMemoryLimit``) for large cookies or tokens.
         public var maxHeaderBytes: Int
         /// The most header fields in one request; more gets 431.
         public var maxHeaderCount: Int
