@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A server sizes its network threads from this, not from the machine's cores: two threads
 /// pinned to one core take turns on it, each waking for its own share of the connections, and
-/// do less work than one thread would. nginx's `worker_processes auto` counts the same way.
+/// do less work than one thread would.
 public enum CPUAffinity {
     /// The CPUs the calling thread may run on (at start, the process's mask), in increasing
     /// order; `nil` when the kernel does not say.
