@@ -130,9 +130,7 @@ public final class Daemon: Sendable {
                     port: configuration.port,
                     threadCount: configuration.threads ?? HTTPServer.Configuration.defaultThreadCount,
                     maxBodyBytes: configuration.maxBodyBytes,
-                    maxHeaderBytes: configuration.maxHeaderBytes,
-                    connectionMemoryLimit: HTTPServer.Configuration.connectionMemory(
-                        forHeaderBytes: configuration.maxHeaderBytes)
+                    maxHeaderBytes: configuration.maxHeaderBytes
                 ),
                 handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog).makeHandler()
             )

@@ -34,8 +34,9 @@ extension HTTPServer {
         /// The memory libmicrohttpd may use per connection for the request head and I/O buffers.
         ///
         /// A request head that does not fit is answered by libmicrohttpd itself (431 or a closed
-        /// connection); keep it at twice ``maxHeaderBytes`` (``connectionMemory(forHeaderBytes:)``)
-        /// so the server's own 431 applies first. 16 KiB unless given.
+        /// connection); keep it at twice ``maxHeaderBytes`` (``connectionMemory(forHeaderBytes:)``,
+        /// what the initializer sets unless given: 16 KiB by default) so the server's own 431
+        /// applies first.
         ///
         /// libmicrohttpd clears half of this memory before every request (the read buffer it starts
         /// each request with), so a larger value costs time on every request, not only memory: with
@@ -64,7 +65,8 @@ extension HTTPServer {
             max(16 << 10, 2 * headerBytes)
         }
 
-        /// Creates a configuration; every parameter has a default.
+        /// Creates a configuration; every parameter has a default. `connectionMemoryLimit` follows
+        /// `maxHeaderBytes` (``connectionMemory(forHeaderBytes:)``) unless given.
         public init(
             host: String = "127.0.0.1",
             port: Int = 0,
@@ -75,7 +77,7 @@ extension HTTPServer {
             maxBodyBytes: Int = 1 << 20,
             maxHeaderBytes: Int = 8 << 10,
             maxHeaderCount: Int = 100,
-            connectionMemoryLimit: Int = 16 << 10,
+            connectionMemoryLimit: Int? = nil,
             listenBacklog: Int = 511,
             handlerTimeout: Duration? = .seconds(60)
         ) {
@@ -88,7 +90,7 @@ extension HTTPServer {
             self.maxBodyBytes = maxBodyBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.maxHeaderCount = maxHeaderCount
-            self.connectionMemoryLimit = connectionMemoryLimit
+            self.connectionMemoryLimit = connectionMemoryLimit ?? Self.connectionMemory(forHeaderBytes: maxHeaderBytes)
             self.listenBacklog = listenBacklog
             self.handlerTimeout = handlerTimeout
         }
