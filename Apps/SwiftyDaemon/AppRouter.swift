@@ -98,10 +98,32 @@ struct AppRouter {
     }
 
     /// `seconds` as milliseconds with two decimals (`12.34`).
+    ///
+    /// Written digit by digit into the string's own storage (one allocation, no interpolation):
+    /// it is formatted for every request's access-log line. Negative durations count as zero and
+    /// durations past a million seconds as a million seconds.
     static func milliseconds(_ seconds: Double) -> String {
-        let hundredths = Int((max(0, seconds) * 100_000).rounded())
+        let clamped = seconds.isNaN ? 0 : min(max(0, seconds), 1_000_000)
+        let hundredths = UInt64((clamped * 100_000).rounded())
+        let whole = hundredths / 100
         let fraction = hundredths % 100
-        return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + String(fraction)
+        var digitCount = 1
+        var rest = whole / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        return String(unsafeUninitializedCapacity: digitCount + 3) { out in
+            var value = whole
+            for index in stride(from: digitCount - 1, through: 0, by: -1) {
+                out[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+            out[digitCount] = UInt8(ascii: ".")
+            out[digitCount + 1] = UInt8(ascii: "0") + UInt8(fraction / 10)
+            out[digitCount + 2] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            return digitCount + 3
+        }
     }
 
     /// The client's `X-Request-ID` when it is a sane token (1-64 of `A-Z a-z 0-9 - _ .`),

@@ -118,21 +118,23 @@ static inline int swifty_mhd_listen_fd(struct MHD_Daemon *daemon) {
     return info == NULL ? -1 : info->listen_fd;
 }
 
-/// Writes the client's numeric address into `buffer` (NUL-terminated); returns 0 on success.
-static inline int swifty_mhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t length) {
+/// Copies the client's IP address of `connection` into `address` (4 bytes for IPv4, 16 for IPv6,
+/// network order) and returns its family (AF_INET or AF_INET6), or 0 when it is unknown. The server
+/// keeps these bytes and formats them only when a handler asks (MHD_get_connection_info is variadic).
+static inline int swifty_mhd_client_address_bytes(struct MHD_Connection *connection, uint8_t address[16]) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info == NULL || info->client_addr == NULL) {
-        return -1;
+        return 0;
     }
-    const struct sockaddr *address = info->client_addr;
-    const void *raw = NULL;
-    if (address->sa_family == AF_INET) {
-        raw = &((const struct sockaddr_in *)(const void *)address)->sin_addr;
-    } else if (address->sa_family == AF_INET6) {
-        raw = &((const struct sockaddr_in6 *)(const void *)address)->sin6_addr;
-    } else {
-        return -1;
+    const struct sockaddr *client = info->client_addr;
+    if (client->sa_family == AF_INET) {
+        memcpy(address, &((const struct sockaddr_in *)(const void *)client)->sin_addr, 4);
+        return AF_INET;
     }
-    return inet_ntop(address->sa_family, raw, buffer, length) == NULL ? -1 : 0;
+    if (client->sa_family == AF_INET6) {
+        memcpy(address, &((const struct sockaddr_in6 *)(const void *)client)->sin6_addr, 16);
+        return AF_INET6;
+    }
+    return 0;
 }
 #endif

@@ -112,7 +112,7 @@ extension ServerCore {
             version: version.map { String(cString: $0) } ?? "",
             headers: context.headers,
             body: context.body,
-            remoteAddress: Self.remoteAddress(of: connection)
+            remote: Self.remoteAddress(of: connection)
         )
         context.body = Data()
         context.headers = ServerHeaders()
@@ -194,10 +194,12 @@ extension ServerCore {
         return MHD_queue_response(connection, UInt32(status), mhdResponse)
     }
 
-    private static func remoteAddress(of connection: OpaquePointer) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String in
-            guard let base = buffer.baseAddress, swifty_mhd_client_address(connection, base, 64) == 0 else { return "" }
-            return String(cString: base)
+    /// The client's address as libmicrohttpd reports it: its bytes, not yet formatted.
+    private static func remoteAddress(of connection: OpaquePointer) -> RemoteAddress {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer -> RemoteAddress in
+            guard let base = buffer.baseAddress else { return .unknown }
+            let family = swifty_mhd_client_address_bytes(connection, base)
+            return RemoteAddress(family: family, bytes: UnsafeRawBufferPointer(buffer))
         }
     }
 }

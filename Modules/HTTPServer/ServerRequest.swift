@@ -21,7 +21,15 @@ public struct ServerRequest: Sendable {
     /// The request body; empty when the request had none.
     public var body: Data
     /// The client's numeric IP address (IPv4 or IPv6), or an empty string when unknown.
-    public var remoteAddress: String
+    ///
+    /// The server keeps the address as the connection reported it and formats it when this is
+    /// read, so a handler that never asks pays nothing for it.
+    public var remoteAddress: String {
+        get { remote.text }
+        set { remote = RemoteAddress(text: newValue) }
+    }
+    /// The client's address as the server or the initializer gave it.
+    var remote: RemoteAddress
 
     /// Creates a request; the server builds these, tests and routers may too.
     /// - Parameters:
@@ -51,6 +59,19 @@ public struct ServerRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
-        self.remoteAddress = remoteAddress
+        self.remote = RemoteAddress(text: remoteAddress)
+    }
+
+    /// Creates a request with an address as the connection reported it (the server's path).
+    init(
+        method: String,
+        target: String,
+        version: String,
+        headers: ServerHeaders,
+        body: Data,
+        remote: RemoteAddress
+    ) {
+        self.init(method: method, target: target, version: version, headers: headers, body: body)
+        self.remote = remote
     }
 }

@@ -54,7 +54,13 @@ public enum RequestID {
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         mixed ^= mixed >> 31
-        let hex = String(mixed, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        // Written digit by digit into the string's own storage: one allocation per id.
+        return String(unsafeUninitializedCapacity: 16) { digits in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: mixed >> (60 - 4 * UInt64(index))) & 0x0F
+                digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 }

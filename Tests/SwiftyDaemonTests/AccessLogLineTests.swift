@@ -37,6 +37,17 @@ struct AccessLogLineTests {
         #expect(String(decoding: expected, as: UTF8.self).hasSuffix("}\n"))
     }
 
+    /// The access line's duration: whole milliseconds, a point and two decimals, rounded half
+    /// away from zero; nothing negative, nothing unbounded.
+    @Test(arguments: [
+        (0.0, "0.00"), (0.000_004, "0.00"), (0.000_005, "0.01"), (0.000_03, "0.03"), (0.001_25, "1.25"),
+        (0.012_345, "12.35"), (0.1, "100.00"), (1.5, "1500.00"), (12.345_678, "12345.68"), (-3.0, "0.00"),
+        (Double.nan, "0.00"), (1e300, "1000000000.00"),
+    ])
+    func durationsHaveTwoDecimals(_ seconds: Double, _ expected: String) {
+        #expect(AppRouter.milliseconds(seconds) == expected)
+    }
+
     @Test func onlyAPlainJSONStreamTakesLinesDirectly() {
         let json = StreamLogHandler(stream: .standardError, format: .json)
         #expect(AccessLogLine.directStream(for: Logger(label: "a", handler: json)) != nil)
