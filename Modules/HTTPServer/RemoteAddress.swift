@@ -35,7 +35,8 @@ struct RemoteAddress: Sendable, Equatable {
         case AF_INET where bytes.count >= 4:
             storage = .ipv4(bytes.loadUnaligned(as: UInt32.self))
         case AF_INET6 where bytes.count >= 16:
-            storage = .ipv6(bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            storage = .ipv6(
+                bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         default:
             storage = .unknown
         }

@@ -1,8 +1,34 @@
-# Shared by the daemon benchmarks (run.sh, profile.sh): process bookkeeping, the sandbox and
-# swiftyd starters, wrk and /proc readers. Sourced after the caller has set ROOT, SWIFTYD, SANDBOX,
-# PROXY_CORE, WRK_CORE, THREADS and TOKEN; it makes WORK (removed on exit) and traps EXIT, INT
-# and TERM so that every process started through it is stopped.
+# Shared by the daemon benchmarks (run.sh, profile.sh): the tool check, the release build,
+# process bookkeeping, the sandbox and swiftyd starters, wrk and /proc readers. Sourced from ROOT
+# after the caller has set SKIP_BUILD, PROXY_CORE, WRK_CORE, THREADS and TOKEN; it makes WORK
+# (removed on exit) and traps EXIT, INT and TERM so that every process started through it is
+# stopped.
 # shellcheck shell=bash
+
+# Exits 69 naming the Debian packages when one of TOOLS is not on PATH: require_tools PACKAGES TOOLS...
+require_tools() {
+    local packages=$1 tool
+    shift
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null || {
+            echo "missing $tool (apt-get install $packages)" >&2
+            exit 69
+        }
+    done
+}
+
+# Builds swiftyd and sandbox-upstreams in release (unless SKIP_BUILD=1); sets SWIFTYD and SANDBOX.
+build_binaries() {
+    if [ "$SKIP_BUILD" != 1 ]; then
+        echo "building swiftyd and sandbox-upstreams (release)..." >&2
+        swift build -c release --product swiftyd >&2
+        swift build -c release --product sandbox-upstreams >&2
+    fi
+    BIN=$(swift build -c release --show-bin-path)
+    SWIFTYD="$BIN/swiftyd"
+    SANDBOX="$BIN/sandbox-upstreams"
+    [ -x "$SWIFTYD" ] && [ -x "$SANDBOX" ] || { echo "release binaries missing in $BIN" >&2; exit 1; }
+}
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/swifty-daemon-bench.XXXXXX")
 PIDS=()

@@ -34,26 +34,11 @@ TOP=${TOP:-25}
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
-for tool in wrk taskset curl awk ss perf; do
-    command -v "$tool" >/dev/null || {
-        echo "missing $tool (apt-get install wrk util-linux curl gawk iproute2 linux-perf)" >&2
-        exit 69
-    }
-done
 [ "$(id -u)" = 0 ] || { echo "profile.sh needs root for tracepoints and uprobes" >&2; exit 77; }
-
-if [ "$SKIP_BUILD" != 1 ]; then
-    echo "building swiftyd and sandbox-upstreams (release)..." >&2
-    swift build -c release --product swiftyd >&2
-    swift build -c release --product sandbox-upstreams >&2
-fi
-BIN=$(swift build -c release --show-bin-path)
-SWIFTYD="$BIN/swiftyd"
-SANDBOX="$BIN/sandbox-upstreams"
-[ -x "$SWIFTYD" ] && [ -x "$SANDBOX" ] || { echo "release binaries missing in $BIN" >&2; exit 1; }
-
 # shellcheck source=common.sh
 . "$ROOT/Tools/bench/daemon/common.sh"
+require_tools "wrk util-linux curl gawk iproute2 linux-perf" wrk taskset curl awk ss perf
+build_binaries
 
 # The uprobes this script adds are removed again on any exit.
 PROBES_ADDED=0

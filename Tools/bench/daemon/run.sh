@@ -40,26 +40,11 @@ REPLAY_CAPACITY=${REPLAY_CAPACITY:-1000000}
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
-for tool in wrk nginx taskset curl awk ss; do
-    command -v "$tool" >/dev/null || {
-        echo "missing $tool (apt-get install wrk nginx-light util-linux curl gawk iproute2)" >&2
-        exit 1
-    }
-done
 case "$ONLY" in all | proxy | home | rss | start) ;; *) echo "ONLY must be all, proxy, home, rss or start" >&2; exit 64 ;; esac
-
-if [ "$SKIP_BUILD" != 1 ]; then
-    echo "building swiftyd and sandbox-upstreams (release)..." >&2
-    swift build -c release --product swiftyd >&2
-    swift build -c release --product sandbox-upstreams >&2
-fi
-BIN=$(swift build -c release --show-bin-path)
-SWIFTYD="$BIN/swiftyd"
-SANDBOX="$BIN/sandbox-upstreams"
-[ -x "$SWIFTYD" ] && [ -x "$SANDBOX" ] || { echo "release binaries missing in $BIN" >&2; exit 1; }
-
 # shellcheck source=common.sh
 . "$ROOT/Tools/bench/daemon/common.sh"
+require_tools "wrk nginx-light util-linux curl gawk iproute2" wrk nginx taskset curl awk ss
+build_binaries
 
 machine "start"
 
