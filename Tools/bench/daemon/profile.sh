@@ -67,22 +67,27 @@ answered() {
     curl -fsS --max-time 5 "$D_ADMIN/metrics" | awk '/^swiftyd_http_requests_total/ { n += $NF } END { printf "%d\n", n }'
 }
 
-# Starts wrk in the background for SECONDS_PER_PART + 2 s, waits a second, runs COMMAND (which
-# takes SECONDS_PER_PART seconds) under that load, and sets ANSWERED to the requests swiftyd
-# answered meanwhile. Not in a subshell: COMMAND's variables stay set.
+# Runs COMMAND under load: wrk in the background for SECONDS_PER_PART + 2 s, COMMAND after its
+# first second. Not in a subshell: COMMAND's variables stay set.
 under_load() {
-    local wrk_pid before after
+    local wrk_pid
     timeout --foreground $((SECONDS_PER_PART + 30)) taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" \
         -d"$((SECONDS_PER_PART + 2))s" -H "Authorization: Bearer $TOKEN" "$URL" >"$WORK/load.wrk" &
     wrk_pid=$!
     PIDS+=("$wrk_pid")
     sleep 1
-    before=$(answered)
     "$@"
-    after=$(answered)
     wait "$wrk_pid" || true
     forget "$wrk_pid"
     [ "$(wrk_errors "$WORK/load.wrk")" = 0 ] || echo "warning: wrk counted errors: $(cat "$WORK/load.wrk")" >&2
+}
+
+# Runs COMMAND and sets ANSWERED to the requests swiftyd answered meanwhile (from /metrics).
+answered_during() {
+    local before after
+    before=$(answered)
+    "$@"
+    after=$(answered)
     ANSWERED=$((after - before))
     [ "$ANSWERED" -gt 0 ] || { echo "swiftyd answered no request under load" >&2; exit 1; }
 }
@@ -96,7 +101,7 @@ cpu_window() {
     read -r DU1 DS1 < <(cpu_fields "$D_PID")
     read -r UU1 US1 < <(cpu_fields "$UP_PID")
 }
-under_load cpu_window
+under_load answered_during cpu_window
 n=$ANSWERED
 CPU_LINE=$(awk -v n="$n" -v t="$TICK_US" -v a=$((DU1 - DU0)) -v b=$((DS1 - DS0)) -v c=$((UU1 - UU0)) -v d=$((US1 - US0)) \
     'BEGIN { printf "%d requests (%.0f/s): swiftyd %.1f us user + %.1f us system; upstream %.1f us user + %.1f us system",
@@ -107,7 +112,7 @@ echo "== 2. system calls per request" >&2
 # starts with its counters off (attaching to hundreds of tracepoints takes a while) and is switched
 # on and off through its control FIFO around the two /metrics reads.
 counted_window() {
-    local events=$1 csv=$2 perf_pid reply
+    local events=$1 csv=$2 perf_pid
     rm -f "$WORK/ctl" "$WORK/ack"
     mkfifo "$WORK/ctl" "$WORK/ack"
     perf stat -x, -D -1 --control "fifo:$WORK/ctl,$WORK/ack" -e "$events" -p "$D_PID" -o "$csv" \
@@ -115,27 +120,20 @@ counted_window() {
     perf_pid=$!
     PIDS+=("$perf_pid")
     exec 8<>"$WORK/ctl" 9<>"$WORK/ack"
-    timeout --foreground $((SECONDS_PER_PART + 30)) taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" \
-        -d"$((SECONDS_PER_PART + 2))s" -H "Authorization: Bearer $TOKEN" "$URL" >"$WORK/load.wrk" &
-    local wrk_pid=$!
-    PIDS+=("$wrk_pid")
-    sleep 1
-    echo enable >&8
-    read -r -t 20 reply <&9 || { echo "perf did not start counting" >&2; exit 1; }
-    local before after
-    before=$(answered)
-    sleep "$SECONDS_PER_PART"
-    after=$(answered)
-    echo disable >&8
-    read -r -t 20 reply <&9 || true
+    under_load counting
     kill -INT "$perf_pid" 2>/dev/null || true
     wait "$perf_pid" 2>/dev/null || true
     forget "$perf_pid"
     exec 8>&- 9>&-
-    wait "$wrk_pid" || true
-    forget "$wrk_pid"
-    ANSWERED=$((after - before))
-    [ "$ANSWERED" -gt 0 ] || { echo "swiftyd answered no request under load" >&2; exit 1; }
+}
+# Switches perf's counters on, counts the answers of SECONDS_PER_PART seconds, switches them off.
+counting() {
+    local reply
+    echo enable >&8
+    read -r -t 20 reply <&9 || { echo "perf did not start counting" >&2; exit 1; }
+    answered_during sleep "$SECONDS_PER_PART"
+    echo disable >&8
+    read -r -t 20 reply <&9 || true
 }
 counted_window 'syscalls:sys_enter_*' "$WORK/syscalls.csv"
 n=$ANSWERED
@@ -163,7 +161,7 @@ if [ "$PROFILE" = 1 ]; then
         perf record -q -F 999 --call-graph dwarf,32768 -p "$D_PID" -o "$WORK/perf.data" -- sleep "$PROFILE_SECONDS" \
             >/dev/null 2>&1
     }
-    SECONDS_PER_PART=$PROFILE_SECONDS under_load record_window
+    SECONDS_PER_PART=$PROFILE_SECONDS under_load answered_during record_window
     perf script -i "$WORK/perf.data" -F ip,sym,dso 2>/dev/null >"$WORK/perf.script"
     # A sample's stack runs from its leaf outwards; it is charged to the first frame whose
     # mangled name belongs to one of the project's modules, and to the library of its leaf.
