@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ServiceTesting", targets: ["ServiceTesting"]),
         .library(name: "URLSessionTransport", targets: ["URLSessionTransport"]),
         .library(name: "CurlTransport", targets: ["CurlTransport"]),
+        .library(name: "HTTP1Transport", targets: ["HTTP1Transport"]),
         .library(name: "RequestSigning", targets: ["RequestSigning"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .executable(name: "swiftyd", targets: ["swiftyd"]),
@@ -64,6 +65,17 @@ package.targets += [
         name: "CurlTransportTests",
         dependencies: ["CurlTransport", "ServiceCore", "ServiceTesting", "HTTPServer", "URLSessionTransport"],
         path: "Tests/CurlTransportTests"
+    ),
+    .systemLibrary(
+        name: "CHTTPParser",
+        path: "Modules/CHTTPParser",
+        providers: [.apt(["libhttp-parser-dev"])]
+    ),
+    .target(name: "HTTP1Transport", dependencies: ["ServiceCore", "CHTTPParser"], path: "Modules/HTTP1Transport"),
+    .testTarget(
+        name: "HTTP1TransportTests",
+        dependencies: ["HTTP1Transport", "CurlTransport", "ServiceCore", "ServiceTesting", "HTTPServer"],
+        path: "Tests/HTTP1TransportTests"
     ),
 ]
 
@@ -159,8 +171,8 @@ package.targets += [
     .target(
         name: "SwiftyDaemon",
         dependencies: [
-            "AppLogging", "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport",
-            "SandboxUpstreams",
+            "AppLogging", "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "HTTP1Transport",
+            "URLSessionTransport", "SandboxUpstreams",
         ] + featureModules.map { .target(name: $0) },
         path: "Apps/SwiftyDaemon"
     ),

@@ -2,6 +2,7 @@ public import AppLogging
 import CurlTransport
 import FeedModule
 import Foundation
+import HTTP1Transport
 import HTTPServer
 import PaymentModule
 import RequestSigning
@@ -33,6 +34,7 @@ public final class Daemon: Sendable {
     private let appServer: HTTPServer
     private let adminServer: HTTPServer
     private let curl: CurlTransport?
+    private let http1: HTTP1Transport?
     private let urlSession: URLSessionTransport?
     private let logger: Logger
 
@@ -44,6 +46,7 @@ public final class Daemon: Sendable {
         appServer: HTTPServer,
         adminServer: HTTPServer,
         curl: CurlTransport?,
+        http1: HTTP1Transport?,
         urlSession: URLSessionTransport?,
         logger: Logger
     ) {
@@ -54,6 +57,7 @@ public final class Daemon: Sendable {
         self.appServer = appServer
         self.adminServer = adminServer
         self.curl = curl
+        self.http1 = http1
         self.urlSession = urlSession
         self.logger = logger
     }
@@ -96,16 +100,21 @@ public final class Daemon: Sendable {
             }
 
             let curl =
-                bindings.values.contains { $0.transport == .curl }
+                bindings.values.contains { $0.transport == .curl || $0.transport == .http1 }
                 ? CurlTransport(configuration: .sized(forConcurrency: 256)) : nil
+            // libcurl takes what the HTTP/1.1 transport does not (https, host names).
+            let http1 =
+                bindings.values.contains { $0.transport == .http1 } ? curl.map { HTTP1Transport(fallback: $0) } : nil
             let urlSession = bindings.values.contains { $0.transport == .urlsession } ? URLSessionTransport() : nil
             started.append {
+                await http1?.shutdown()
                 await curl?.shutdown()
                 urlSession?.shutdown()
             }
             let modules = ModuleClientFactory(
                 bindings: bindings,
                 curl: curl,
+                http1: http1,
                 urlSession: urlSession,
                 metrics: metrics,
                 logger: logger,
@@ -144,6 +153,7 @@ public final class Daemon: Sendable {
                 appServer: appServer,
                 adminServer: adminServer,
                 curl: curl,
+                http1: http1,
                 urlSession: urlSession,
                 logger: logger
             )
@@ -161,6 +171,7 @@ public final class Daemon: Sendable {
         let grace = Duration.milliseconds(Int64(configuration.drainSeconds * 1000))
         logger.notice("draining", metadata: ["in_flight": .string(String(appServer.inFlightCount))])
         await appServer.shutdown(gracePeriod: grace)
+        await http1?.shutdown(gracePeriod: .seconds(1))
         await curl?.shutdown(gracePeriod: .seconds(1))
         urlSession?.shutdown()
         await sandbox?.shutdown()

@@ -108,7 +108,7 @@ extension DaemonConfiguration {
             }
             if let text = environment[prefix + "TRANSPORT"] {
                 guard let value = TransportKind(rawValue: text) else {
-                    throw LoadError(message: "\(prefix)TRANSPORT=\"\(text)\" is not one of curl, urlsession")
+                    throw LoadError(message: "\(prefix)TRANSPORT=\"\(text)\" is not one of curl, urlsession, http1")
                 }
                 settings.transport = value
                 changed = true

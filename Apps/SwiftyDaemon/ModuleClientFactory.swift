@@ -1,5 +1,6 @@
 import AppLogging
 import CurlTransport
+import HTTP1Transport
 import RequestSigning
 import ServiceCore
 import URLSessionTransport
@@ -10,6 +11,7 @@ import URLSessionTransport
 struct ModuleClientFactory {
     let bindings: [String: UpstreamBinding]
     let curl: CurlTransport?
+    let http1: HTTP1Transport?
     let urlSession: URLSessionTransport?
     let metrics: Metrics
     let logger: Logger
@@ -19,7 +21,12 @@ struct ModuleClientFactory {
         guard let binding = bindings[module] else {
             throw ConfigurationProblems(problems: ["modules.\(module) has no binding"])
         }
-        let configured: (any Transport)? = binding.transport == .curl ? curl : urlSession
+        let configured: (any Transport)? =
+            switch binding.transport {
+            case .curl: curl
+            case .http1: http1
+            case .urlsession: urlSession
+            }
         guard let transport = overrides.transports[module] ?? configured else {
             throw ConfigurationProblems(problems: [
                 "modules.\(module): the \(binding.transport) transport is not running"

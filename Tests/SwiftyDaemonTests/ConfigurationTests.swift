@@ -42,6 +42,20 @@ struct ConfigurationTests {
         #expect(configuration.modules["FeedModule"]?.transport == .urlsession)
     }
 
+    @Test func theHTTP1TransportIsNamedInTheFileOrTheEnvironment() throws {
+        let file = try write(#"{"modules": {"UserModule": {"transport": "http1"}}}"#)
+        let arguments = try DaemonArguments(parsing: ["--config", file])
+        let configuration = try DaemonConfiguration.load(
+            arguments: arguments, environment: ["SWIFTY_PAYMENT_TRANSPORT": "http1"])
+        #expect(configuration.modules["UserModule"]?.transport == .http1)
+        #expect(configuration.modules["PaymentModule"]?.transport == .http1)
+        #expect(configuration.modules["FeedModule"]?.transport == nil)  // curl
+        #expect(throws: (any Error).self) {
+            try DaemonConfiguration.load(
+                arguments: try DaemonArguments(parsing: []), environment: ["SWIFTY_FEED_TRANSPORT": "http2"])
+        }
+    }
+
     @Test func configFileFromTheEnvironment() throws {
         let file = try write(#"{"adminPort": 1234}"#)
         let configuration = try DaemonConfiguration.load(

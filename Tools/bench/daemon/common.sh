@@ -2,8 +2,10 @@
 # process bookkeeping, the sandbox and swiftyd starters, wrk and /proc readers. Sourced from ROOT
 # after the caller has set SKIP_BUILD, PROXY_CORE, WRK_CORE, THREADS and TOKEN; it makes WORK
 # (removed on exit) and traps EXIT, INT and TERM so that every process started through it is
-# stopped.
+# stopped. TRANSPORT (http1 when unset, or curl) is the
+# transport of the modules in write_live_config.
 # shellcheck shell=bash
+TRANSPORT=${TRANSPORT:-http1}
 
 # Exits 69 naming the Debian packages when one of TOOLS is not on PATH: require_tools PACKAGES TOOLS...
 require_tools() {
@@ -100,7 +102,8 @@ start_sandbox() {
     SB_PAYMENT=$(field_from "$WORK/$name.out" "payment " 2)
 }
 
-# Writes a live-mode configuration for swiftyd (ports 0) whose modules call USER FEED PAYMENT.
+# Writes a live-mode configuration for swiftyd (ports 0) whose modules call USER FEED PAYMENT
+# through TRANSPORT (http1, the default here, or curl; see docs/transports.md).
 write_live_config() {
     local file=$1 user=$2 feed=$3 payment=$4
     cat >"$file" <<JSON
@@ -111,9 +114,9 @@ write_live_config() {
   "threads": $THREADS,
   "drainSeconds": 2,
   "modules": {
-    "UserModule": {"baseURL": "$user", "keyFile": "$WORK/keys/user-1.key"},
-    "FeedModule": {"baseURL": "$feed", "keyFile": "$WORK/keys/feed-1.key"},
-    "PaymentModule": {"baseURL": "$payment", "keyFile": "$WORK/keys/payment-1.key"}
+    "UserModule": {"baseURL": "$user", "keyFile": "$WORK/keys/user-1.key", "transport": "$TRANSPORT"},
+    "FeedModule": {"baseURL": "$feed", "keyFile": "$WORK/keys/feed-1.key", "transport": "$TRANSPORT"},
+    "PaymentModule": {"baseURL": "$payment", "keyFile": "$WORK/keys/payment-1.key", "transport": "$TRANSPORT"}
   }
 }
 JSON

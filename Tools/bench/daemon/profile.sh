@@ -6,6 +6,7 @@
 #   Tools/bench/daemon/profile.sh                # CPU split and counts per request (about 1 minute)
 #   PROFILE=1 Tools/bench/daemon/profile.sh      # and a sampled profile by stage (about 2 minutes more)
 #   SKIP_BUILD=1 SECONDS_PER_PART=5 Tools/bench/daemon/profile.sh
+#   TRANSPORT=curl Tools/bench/daemon/profile.sh # the modules on libcurl (default: http1)
 #
 # Per request, measured over one wrk run each:
 #   1. CPU time (user and system, /proc/PID/stat) of swiftyd and of its upstream;
@@ -173,7 +174,7 @@ if [ "$PROFILE" = 1 ]; then
             charged["(no frame of the project)"]++
             frames = 0
         }
-        BEGIN { ours = "^\\$s[0-9]+(SwiftyDaemon|ServiceCore|HTTPServer|CurlTransport|RequestSigning|AppLogging|UserModule|FeedModule|PaymentModule)" }
+        BEGIN { ours = "^\\$s[0-9]+(SwiftyDaemon|ServiceCore|HTTPServer|CurlTransport|HTTP1Transport|RequestSigning|AppLogging|UserModule|FeedModule|PaymentModule)" }
         NF == 0 { flush(); next }
         {
             line = $0; sub(/^[ \t]*[0-9a-f]+ /, "", line)
@@ -190,7 +191,7 @@ if [ "$PROFILE" = 1 ]; then
 fi
 
 echo
-echo "== profile of GET /v1/users/bob through swiftyd (live mode, signing) to a verifying upstream"
+echo "== profile of GET /v1/users/bob through swiftyd (live mode, signing, $TRANSPORT transport) to a verifying upstream"
 machine "end"
 echo "CPU: $CPU_LINE"
 echo "system calls per request ($SYSCALL_TOTAL in all): $SYSCALLS"

@@ -6,6 +6,7 @@
 #   ONLY=proxy Tools/bench/daemon/run.sh          # one part: proxy, home, rss or start
 #   SKIP_BUILD=1 Tools/bench/daemon/run.sh        # reuse the release binaries already built
 #   REPLAY_CAPACITY=N, REPLAY_WINDOW=S            # the verifying upstream's nonce limit (see part 1)
+#   TRANSPORT=curl Tools/bench/daemon/run.sh      # live-mode modules on libcurl (default: http1)
 #
 # 1. proxy: GET /v1/users/bob through swiftyd (live mode, signing) to a sandbox user upstream
 #    (verifying), against nginx proxy_pass (upstream keepalive) to a second sandbox user upstream
@@ -194,7 +195,7 @@ CONF
     NC=$(printf '%s\n' "${N_CPU[@]}" | median) NUC=$(printf '%s\n' "${NU_CPU[@]}" | median)
     SC=$(printf '%s\n' "${S_CPU[@]}" | median) VUC=$(printf '%s\n' "${VU_CPU[@]}" | median)
     SUMMARY+=("  nginx:   median $NM req/s, p99 $(printf '%s\n' "${N_P99[@]}" | median) ms; per request $NC us CPU, $(printf '%s\n' "${N_CS[@]}" | median) context switches; upstream (not verifying) $NUC us CPU")
-    SUMMARY+=("  swiftyd: median $SM req/s, p99 $(printf '%s\n' "${S_P99[@]}" | median) ms; per request $SC us CPU, $(printf '%s\n' "${S_CS[@]}" | median) context switches; upstream (verifying) $VUC us CPU")
+    SUMMARY+=("  swiftyd ($TRANSPORT transport): median $SM req/s, p99 $(printf '%s\n' "${S_P99[@]}" | median) ms; per request $SC us CPU, $(printf '%s\n' "${S_CS[@]}" | median) context switches; upstream (verifying) $VUC us CPU")
     SUMMARY+=("  CPU per request, proxy alone nginx/swiftyd: $(awk -v a="$NC" -v b="$SC" 'BEGIN { printf "%.2f", a / b }'); proxy + upstream: $(awk -v a="$NC" -v b="$NUC" -v c="$SC" -v d="$VUC" 'BEGIN { printf "%.2f", (a + b) / (c + d) }') (the throughput ratio a dedicated core 0 would give)")
     SUMMARY+=("  (wrk -t1 -c$CONNECTIONS -d$DURATION --latency, $ROUNDS interleaved rounds; swiftyd threads $THREADS, nginx 1 worker; both upstreams, swiftyd and nginx on core $PROXY_CORE, wrk on core $WRK_CORE)")
     stop "$S_PID"

@@ -1,0 +1,433 @@
+import CHTTPParser
+import Glibc
+import ServiceCore
+
+/// The fast path on one ``ServiceCore/IOEventLoop``: its keep-alive connections, the requests on
+/// them, and the timers of those requests, all driven by the loop's own thread.
+///
+/// A request sent from a handler on that thread is written, read and finished there; its caller
+/// resumes on the same thread. An idle connection stays watched for reading, so reusing it costs
+/// no `epoll_ctl`, and a peer that closes it while idle is noticed and the connection dropped.
+///
+/// Created on the loop's thread and touched only there (``IOEventLoop``'s contract): `loop` is
+/// `Sendable` and immutable, the rest is loop-thread state, and the parser settings and read
+/// buffer are C memory only this thread uses. That is why `@unchecked Sendable` is safe here.
+final class HTTP1LoopClient: @unchecked Sendable {
+    /// The loop this client lives on.
+    let loop: any IOEventLoop
+    private let configuration: HTTP1Transport.Configuration
+    private let settings: UnsafeMutablePointer<http_parser_settings>
+    /// Where every read lands before the parser copies what it keeps.
+    private let readBuffer: UnsafeMutableRawPointer
+    private static let readBufferSize = 64 << 10
+    /// Every open connection, by descriptor.
+    private var connections: [Int32: HTTP1Connection] = [:]
+    /// The idle ones by origin, the most recently used last.
+    private var idle: [HTTP1Target.Origin: [HTTP1Connection]] = [:]
+    /// Requests submitted and not yet finished.
+    private var inFlight = 0
+    /// Their deadlines, served by one loop timer.
+    private var deadlines = HTTP1Deadlines()
+    /// That timer and when it fires.
+    private var deadlineTimer: (id: IOTimerID, at: ContinuousClock.Instant)?
+    /// Reused connections whose request waits for the end of the loop's turn.
+    private var pendingWrites: [HTTP1Connection] = []
+    private var flushScheduled = false
+    private var accepting = true
+    private var closed = false
+    private var shutdownTimer: IOTimerID?
+    private var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    private let onClose: @Sendable () -> Void
+
+    /// Creates the client on `loop`'s thread (the caller's).
+    /// - Parameter onClose: Called once, on the loop's thread, when the client has closed.
+    init(loop: any IOEventLoop, configuration: HTTP1Transport.Configuration, onClose: @escaping @Sendable () -> Void) {
+        self.loop = loop
+        self.configuration = configuration
+        self.onClose = onClose
+        settings = HTTP1ResponseParser.makeSettings()
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        // In-flight requests end with the loop. Weak: a client closed earlier is freed.
+        loop.whenStopping { [weak self] in self?.close() }
+    }
+
+    deinit {
+        settings.deinitialize(count: 1)
+        settings.deallocate()
+        readBuffer.deallocate()
+    }
+
+    /// How many connections are open, idle or busy (for tests).
+    var openConnectionCount: Int { connections.count }
+
+    // MARK: - Requests
+
+    /// Starts a request (loop thread); it fails with `shutDown` after a shutdown.
+    func submit(_ exchange: HTTP1Exchange) {
+        guard accepting, !closed else {
+            refuse(exchange)
+            return
+        }
+        inFlight += 1
+        deadlines.add(exchange)
+        armDeadlineTimer(at: exchange.deadline)
+        if let connection = takeIdle(exchange.target.origin) {
+            attach(exchange, to: connection)
+            // Sent at the end of this turn, with every other request its handlers submitted in
+            // it: an upstream on the same core then wakes once for the batch.
+            pendingWrites.append(connection)
+            if !flushScheduled {
+                flushScheduled = true
+                _ = loop.schedule(at: .now) { [weak self] in self?.flushWrites() }
+            }
+        } else {
+            open(exchange)
+        }
+    }
+
+    /// Fails a request whose task was cancelled, and closes its connection (loop thread).
+    func cancel(_ exchange: HTTP1Exchange) {
+        guard exchange.continuation != nil else { return }
+        if let connection = exchange.connection { close(connection) }
+        finish(exchange, with: .failure(TransportError(.cancelled, "\(exchange.summary) was cancelled")))
+    }
+
+    private func refuse(_ exchange: HTTP1Exchange) {
+        let continuation = exchange.continuation
+        exchange.continuation = nil
+        continuation?.resume(
+            throwing: TransportError(.shutDown, "the transport was shut down before \(exchange.summary)"))
+    }
+
+    private func flushWrites() {
+        flushScheduled = false
+        let connections = pendingWrites
+        pendingWrites.removeAll(keepingCapacity: true)
+        // A connection closed meanwhile (its request cancelled or timed out) is skipped by `write`.
+        for connection in connections { write(connection) }
+    }
+
+    /// Makes the deadline timer fire at `instant` unless it already fires earlier.
+    private func armDeadlineTimer(at instant: ContinuousClock.Instant) {
+        if let armed = deadlineTimer {
+            if armed.at <= instant { return }
+            loop.cancelTimer(armed.id)
+        }
+        let id = loop.schedule(at: instant) { [weak self] in self?.deadlinesDue() }
+        deadlineTimer = (id, instant)
+    }
+
+    private func deadlinesDue() {
+        deadlineTimer = nil
+        for exchange in deadlines.takeDue(now: .now) { timedOut(exchange) }
+        if let next = deadlines.earliest() { armDeadlineTimer(at: next) }
+    }
+
+    private func timedOut(_ exchange: HTTP1Exchange) {
+        guard exchange.continuation != nil else { return }
+        if let connection = exchange.connection { close(connection) }
+        finish(exchange, with: .failure(TransportError(.timedOut, "\(exchange.summary) timed out")))
+    }
+
+    /// Resumes the caller once, and forgets the request.
+    private func finish(_ exchange: HTTP1Exchange, with result: Result<HTTPResponse, TransportError>) {
+        guard let continuation = exchange.continuation else { return }
+        exchange.continuation = nil
+        exchange.connection = nil
+        exchange.bytes = []
+        deadlines.trim(exchange.timeout)
+        inFlight -= 1
+        switch result {
+        case .success(let response): continuation.resume(returning: response)
+        case .failure(let error): continuation.resume(throwing: error)
+        }
+        if !accepting, inFlight == 0 { close() }
+    }
+
+    // MARK: - Connections
+
+    private func takeIdle(_ origin: HTTP1Target.Origin) -> HTTP1Connection? {
+        guard let connection = idle[origin]?.popLast() else { return nil }
+        return connection
+    }
+
+    private func attach(_ exchange: HTTP1Exchange, to connection: HTTP1Connection) {
+        connection.exchange = exchange
+        exchange.connection = connection
+        connection.beginResponse()
+        connection.state = .writing(offset: 0)
+    }
+
+    /// Opens a connection for `exchange` and sends it there once connected.
+    private func open(_ exchange: HTTP1Exchange) {
+        let origin = exchange.target.origin
+        var error: Int32 = 0
+        let descriptor = origin.address.withCString { swifty_http1_connect($0, origin.port, &error) }
+        guard descriptor >= 0 else {
+            finish(exchange, with: .failure(connectFailure(exchange, error)))
+            return
+        }
+        let connection = HTTP1Connection(
+            descriptor: descriptor, origin: origin, maxBodySize: configuration.maxResponseBodySize,
+            maxHeadSize: configuration.maxResponseHeadSize)
+        connections[descriptor] = connection
+        attach(exchange, to: connection)
+        guard error == EINPROGRESS else {
+            write(connection)
+            return
+        }
+        connection.state = .connecting
+        let connectDeadline = ContinuousClock.now + configuration.connectTimeout
+        if connectDeadline < exchange.deadline {
+            connection.connectTimer = loop.schedule(at: connectDeadline) { [weak self, weak connection] in
+                guard let self, let connection else { return }
+                connection.connectTimer = nil
+                self.connectTimedOut(connection)
+            }
+        }
+        watch(connection, for: .writable)
+    }
+
+    private func connectFailure(_ exchange: HTTP1Exchange, _ error: Int32) -> TransportError {
+        TransportError(.connectionFailed, "\(exchange.summary): could not connect: \(String(cString: strerror(error)))")
+    }
+
+    private func connectTimedOut(_ connection: HTTP1Connection) {
+        guard let exchange = connection.exchange else { return }
+        close(connection)
+        finish(
+            exchange,
+            with: .failure(
+                TransportError(
+                    .timedOut, "\(exchange.summary): no connection within \(configuration.connectTimeout)")))
+    }
+
+    private func watch(_ connection: HTTP1Connection, for interest: IOInterest) {
+        guard connection.watched != interest else { return }
+        let descriptor = connection.descriptor
+        if loop.watch(
+            descriptor, for: interest, handler: { [weak self] readiness in self?.ready(descriptor, readiness) })
+        {
+            connection.watched = interest
+        } else {
+            connection.watched = nil
+            lost(connection, "the event loop refused to watch its socket")
+        }
+    }
+
+    private func ready(_ descriptor: Int32, _ readiness: IOReadiness) {
+        guard let connection = connections[descriptor] else { return }
+        switch connection.state {
+        case .connecting: connected(connection)
+        case .writing: write(connection)
+        case .reading: read(connection)
+        case .idle:
+            // Nothing was asked: the peer closed it (or sent what it should not). Drop it.
+            close(connection)
+        case .closed: break
+        }
+    }
+
+    private func connected(_ connection: HTTP1Connection) {
+        if let timer = connection.connectTimer { loop.cancelTimer(timer) }
+        connection.connectTimer = nil
+        let error = swifty_http1_socket_error(connection.descriptor)
+        guard error == 0 else {
+            let exchange = connection.exchange
+            close(connection)
+            if let exchange { finish(exchange, with: .failure(connectFailure(exchange, error))) }
+            return
+        }
+        connection.state = .writing(offset: 0)
+        write(connection)
+    }
+
+    private func write(_ connection: HTTP1Connection) {
+        guard case .writing(var offset) = connection.state, let exchange = connection.exchange else { return }
+        let total = exchange.bytes.count
+        while offset < total {
+            let sent = exchange.bytes.withUnsafeBytes { bytes in
+                Glibc.send(connection.descriptor, bytes.baseAddress! + offset, total - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            let error = errno
+            if sent < 0, error == EINTR { continue }
+            if sent < 0, error == EAGAIN || error == EWOULDBLOCK {
+                connection.state = .writing(offset: offset)
+                watch(connection, for: .writable)
+                return
+            }
+            lost(connection, "the connection failed while sending: \(String(cString: strerror(error)))")
+            return
+        }
+        connection.state = .reading
+        watch(connection, for: .readable)
+    }
+
+    private func read(_ connection: HTTP1Connection) {
+        guard let exchange = connection.exchange else {
+            close(connection)
+            return
+        }
+        let descriptor = connection.descriptor
+        // At most 16 reads (1 MiB) per turn, so one large answer does not hold up the loop.
+        for _ in 0..<16 {
+            let count = recv(descriptor, readBuffer, Self.readBufferSize, 0)
+            if count > 0 {
+                connection.received += count
+                let bytes = readBuffer.assumingMemoryBound(to: CChar.self)
+                let outcome = HTTP1ResponseParser.feed(connection, bytes, count: count, settings: settings)
+                if conclude(connection, exchange, outcome) || count < Self.readBufferSize { return }
+                continue
+            }
+            if count == 0 {
+                if connection.received == 0 {
+                    lost(connection, "the connection closed before any answer")
+                    return
+                }
+                // The end of the stream ends a body that runs until the connection closes; any
+                // other answer it cuts short is a closed connection, not a malformed answer.
+                let outcome = HTTP1ResponseParser.feed(connection, nil, count: 0, settings: settings)
+                if case .complete = outcome, conclude(connection, exchange, outcome) { return }
+                let received = connection.received
+                close(connection)
+                finish(
+                    exchange,
+                    with: .failure(
+                        TransportError(
+                            .connectionClosed,
+                            "\(exchange.summary): the connection closed after \(received) bytes of the answer")))
+                return
+            }
+            let error = errno
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK { return }
+            lost(connection, "the connection failed while reading: \(String(cString: strerror(error)))")
+            return
+        }
+    }
+
+    /// Acts on what the parser found; `true` when the request is finished.
+    private func conclude(
+        _ connection: HTTP1Connection, _ exchange: HTTP1Exchange, _ outcome: HTTP1ResponseParser.Outcome
+    ) -> Bool {
+        let failure: TransportError
+        switch outcome {
+        case .needMore:
+            return false
+        case .complete(let leftover):
+            let reusable = leftover == 0 && http_should_keep_alive(connection.parser) != 0
+            let response = connection.takeResponse()
+            connection.exchange = nil
+            connection.hasAnswered = true
+            if reusable { release(connection) } else { close(connection) }
+            finish(exchange, with: .success(response))
+            return true
+        case .malformed(let detail):
+            failure = TransportError(.other, "\(exchange.summary): the answer is not valid HTTP/1.1 (\(detail))")
+        case .bodyTooLarge:
+            failure = TransportError(
+                .responseTooLarge,
+                "\(exchange.summary): the answer's body is over \(configuration.maxResponseBodySize) bytes")
+        case .headTooLarge:
+            failure = TransportError(
+                .other, "\(exchange.summary): the answer's head is over \(configuration.maxResponseHeadSize) bytes")
+        }
+        close(connection)
+        finish(exchange, with: .failure(failure))
+        return true
+    }
+
+    /// A connection failed or closed before its answer: a request that had not received a byte
+    /// on a reused connection (the peer closed it while it sat idle) goes once more on a fresh one.
+    private func lost(_ connection: HTTP1Connection, _ message: String) {
+        let exchange = connection.exchange
+        let retry = connection.hasAnswered && connection.received == 0
+        close(connection)
+        guard let exchange else { return }
+        exchange.connection = nil
+        if retry, !exchange.retried, accepting {
+            exchange.retried = true
+            open(exchange)
+            return
+        }
+        finish(exchange, with: .failure(TransportError(.connectionClosed, "\(exchange.summary): \(message)")))
+    }
+
+    /// Puts a connection whose answer is complete back in the pool (still watched for reading).
+    private func release(_ connection: HTTP1Connection) {
+        guard accepting, idle[connection.origin, default: []].count < configuration.maxIdleConnectionsPerHost,
+            connection.watched == .readable
+        else {
+            close(connection)
+            return
+        }
+        connection.state = .idle
+        idle[connection.origin, default: []].append(connection)
+    }
+
+    private func close(_ connection: HTTP1Connection) {
+        if case .closed = connection.state { return }
+        if case .idle = connection.state { idle[connection.origin]?.removeAll { $0 === connection } }
+        if let timer = connection.connectTimer { loop.cancelTimer(timer) }
+        connection.connectTimer = nil
+        if connection.watched != nil { loop.unwatch(connection.descriptor) }
+        connection.watched = nil
+        connection.state = .closed
+        connections[connection.descriptor] = nil
+        Glibc.close(connection.descriptor)
+        connection.exchange = nil
+    }
+
+    // MARK: - Shutdown
+
+    /// Stops taking requests (loop thread): idle connections close now, requests in flight may
+    /// finish until `deadline` and then fail with `shutDown`; `waiter` is resumed once all is closed.
+    func shutdown(deadline: ContinuousClock.Instant, waiter: CheckedContinuation<Void, Never>?) {
+        if let waiter {
+            guard !closed else {
+                waiter.resume()
+                return
+            }
+            shutdownWaiters.append(waiter)
+        }
+        guard accepting else { return }
+        accepting = false
+        for connection in idle.values.flatMap({ $0 }) { close(connection) }
+        if inFlight == 0 {
+            close()
+        } else {
+            shutdownTimer = loop.schedule(at: deadline) { [weak self] in self?.close() }
+        }
+    }
+
+    /// Fails every request still in flight with `shutDown`, closes every connection, and
+    /// reports the client closed (loop thread; again, it does nothing).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        accepting = false
+        if let timer = shutdownTimer { loop.cancelTimer(timer) }
+        shutdownTimer = nil
+        if let armed = deadlineTimer { loop.cancelTimer(armed.id) }
+        deadlineTimer = nil
+        for connection in Array(connections.values) {
+            let exchange = connection.exchange
+            close(connection)
+            if let exchange {
+                finish(
+                    exchange,
+                    with: .failure(TransportError(.shutDown, "the transport shut down during \(exchange.summary)")))
+            }
+        }
+        idle = [:]
+        deadlines.removeAll()
+        let waiters = shutdownWaiters
+        shutdownWaiters = []
+        for waiter in waiters { waiter.resume() }
+        onClose()
+    }
+}

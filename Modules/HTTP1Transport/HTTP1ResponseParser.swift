@@ -1,0 +1,122 @@
+import CHTTPParser
+import Foundation
+import ServiceCore
+
+/// Feeds a connection's bytes to http-parser and fills the connection's response fields from its
+/// callbacks.
+enum HTTP1ResponseParser {
+    /// What a call of ``feed(_:_:count:settings:)`` found.
+    enum Outcome: Equatable {
+        /// The answer is not complete yet.
+        case needMore
+        /// The final answer is complete; `leftover` bytes followed it in the same read.
+        case complete(leftover: Int)
+        /// The bytes are not an HTTP/1.x answer; the parser's error name and description.
+        case malformed(String)
+        /// The body is over the configured limit.
+        case bodyTooLarge
+        /// The head is over the configured limit.
+        case headTooLarge
+    }
+
+    /// The callbacks, for ``feed(_:_:count:settings:)``; one copy per loop client.
+    static func makeSettings() -> UnsafeMutablePointer<http_parser_settings> {
+        let settings = UnsafeMutablePointer<http_parser_settings>.allocate(capacity: 1)
+        var value = http_parser_settings()
+        value.on_header_field = { parser, at, length in
+            let connection = HTTP1ResponseParser.connection(parser)
+            if connection.inValue { connection.flushField() }
+            return connection.appendHead(at, length, toValue: false)
+        }
+        value.on_header_value = { parser, at, length in
+            let connection = HTTP1ResponseParser.connection(parser)
+            connection.inValue = true
+            return connection.appendHead(at, length, toValue: true)
+        }
+        value.on_status = { parser, _, length in
+            let connection = HTTP1ResponseParser.connection(parser)
+            connection.headBytes += length
+            if connection.headBytes > connection.maxHeadSize {
+                connection.headTooLarge = true
+                return 1
+            }
+            return 0
+        }
+        value.on_headers_complete = { parser in
+            guard let parser else { return 1 }
+            let connection = HTTP1ResponseParser.connection(parser)
+            connection.flushField()
+            let status = Int(parser.pointee.status_code)
+            connection.status = status
+            // An interim answer (100 Continue, 103 Early Hints) has no body; the final one follows.
+            connection.interim = status >= 100 && status < 200 && status != 101
+            // 1: no body follows, whatever the fields say (the answer to HEAD).
+            return connection.exchange?.method == .head && !connection.interim ? 1 : 0
+        }
+        value.on_body = { parser, at, length in
+            let connection = HTTP1ResponseParser.connection(parser)
+            guard connection.body.count + length <= connection.maxBodySize else {
+                connection.bodyTooLarge = true
+                return 1
+            }
+            if let at {
+                connection.body.append(UnsafeRawPointer(at).assumingMemoryBound(to: UInt8.self), count: length)
+            }
+            return 0
+        }
+        value.on_message_complete = { parser in
+            guard let parser else { return 1 }
+            let connection = HTTP1ResponseParser.connection(parser)
+            if connection.interim {
+                connection.interim = false
+                connection.fields.removeAll(keepingCapacity: true)
+                connection.status = 0
+                return 0
+            }
+            connection.complete = true
+            // Stop here: bytes after the answer are not parsed as another one.
+            http_parser_pause(parser, 1)
+            return 0
+        }
+        settings.initialize(to: value)
+        return settings
+    }
+
+    /// Parses `count` bytes at `bytes` (or the end of the stream when `count` is 0).
+    static func feed(
+        _ connection: HTTP1Connection, _ bytes: UnsafePointer<CChar>?, count: Int,
+        settings: UnsafeMutablePointer<http_parser_settings>
+    ) -> Outcome {
+        let parsed = http_parser_execute(connection.parser, settings, bytes, count)
+        if connection.complete { return .complete(leftover: count - parsed) }
+        if connection.bodyTooLarge { return .bodyTooLarge }
+        if connection.headTooLarge { return .headTooLarge }
+        let error = swifty_http1_parser_errno(connection.parser)
+        if error != HPE_OK {
+            let name = String(cString: http_errno_name(error))
+            let description = String(cString: http_errno_description(error))
+            return .malformed("\(name): \(description)")
+        }
+        return .needMore
+    }
+
+    private static func connection(_ parser: UnsafeMutablePointer<http_parser>?) -> HTTP1Connection {
+        // Set by `HTTP1Connection.beginResponse()`, which runs before every parse.
+        Unmanaged<HTTP1Connection>.fromOpaque(parser!.pointee.data).takeUnretainedValue()
+    }
+}
+
+extension HTTP1Connection {
+    /// Appends head bytes to `value` or `name`, within the head limit; 0, or 1 to stop the parser.
+    fileprivate func appendHead(_ at: UnsafePointer<CChar>?, _ length: Int, toValue: Bool) -> Int32 {
+        headBytes += length
+        guard headBytes <= maxHeadSize else {
+            headTooLarge = true
+            return 1
+        }
+        guard let at else { return 0 }
+        let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(at).assumingMemoryBound(to: UInt8.self), count: length)
+        if toValue { value.append(contentsOf: buffer) } else { name.append(contentsOf: buffer) }
+        return 0
+    }
+}

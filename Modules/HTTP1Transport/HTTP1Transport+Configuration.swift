@@ -1,0 +1,35 @@
+extension HTTP1Transport {
+    /// How an ``HTTP1Transport`` connects, pools and limits on its fast path.
+    ///
+    /// The fallback transport keeps its own settings for the requests it takes.
+    public struct Configuration: Sendable, Equatable {
+        /// The timeout of a request whose `HTTPRequest.timeout` is `nil`. Default 30 s.
+        public var defaultTimeout: Duration
+        /// The longest a new connection may take to be established. Default 10 s.
+        public var connectTimeout: Duration
+        /// How many idle keep-alive connections each event loop keeps per upstream host and port.
+        /// Default 128; keep it at least the number of requests one loop has in flight to that host.
+        public var maxIdleConnectionsPerHost: Int
+        /// The largest response body accepted, in bytes; a larger one fails with
+        /// `TransportError.Code.responseTooLarge`. Default 64 MiB.
+        public var maxResponseBodySize: Int
+        /// The largest response head (status line and header fields) accepted, in bytes; a larger one
+        /// fails with `TransportError.Code.other`. Default 64 KiB.
+        public var maxResponseHeadSize: Int
+
+        /// Creates a configuration; every parameter has the default documented on its property.
+        public init(
+            defaultTimeout: Duration = .seconds(30),
+            connectTimeout: Duration = .seconds(10),
+            maxIdleConnectionsPerHost: Int = 128,
+            maxResponseBodySize: Int = 64 << 20,
+            maxResponseHeadSize: Int = 64 << 10
+        ) {
+            self.defaultTimeout = defaultTimeout
+            self.connectTimeout = connectTimeout
+            self.maxIdleConnectionsPerHost = maxIdleConnectionsPerHost
+            self.maxResponseBodySize = maxResponseBodySize
+            self.maxResponseHeadSize = maxResponseHeadSize
+        }
+    }
+}

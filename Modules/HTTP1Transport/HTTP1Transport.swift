@@ -1,0 +1,106 @@
+public import ServiceCore
+
+/// A ``ServiceCore/Transport`` for cleartext HTTP/1.1 upstreams on an HTTP server's own network
+/// threads: the daemon's fastest path to a sidecar or an upstream on a private network.
+///
+/// A request sent from an ``ServiceCore/IOEventLoop``'s thread (a request handler of
+/// `HTTPServer`) to an `http` URL whose host is a numeric address or `localhost` is written and
+/// read on that loop, over a keep-alive connection from that loop's own pool, and its answer is
+/// parsed by http-parser (the C parser Node.js used for a decade). No other thread, lock or
+/// library call stands between the handler and the socket, so a proxied request costs a fraction
+/// of a general-purpose client's work per transfer.
+///
+/// Everything else goes to `fallback`, unchanged: `https`, host names (which need a resolver),
+/// and requests from any other thread. Give it a `CurlTransport` for TLS, HTTP/2 and name
+/// resolution:
+///
+/// ```swift
+/// let curl = CurlTransport()
+/// let transport = HTTP1Transport(fallback: curl)
+/// // ... from a request handler:
+/// let response = try await transport.send(HTTPRequest(method: .get, url: upstream, timeout: .seconds(2)))
+/// await transport.shutdown()
+/// await curl.shutdown()
+/// ```
+///
+/// On the fast path, the headers are sent exactly as given, plus `Host` unless the request sets
+/// it and a `Content-Length` for a body (and for `POST`, `PUT` and `PATCH` without one); no
+/// header is added beyond those. Interim 1xx answers are skipped, `HEAD` reads no body, a chunked
+/// or close-delimited body is read to its end, and redirects are returned as they are. A request
+/// that finds its reused connection closed by the peer before any byte of the answer arrived is
+/// sent once more on a fresh connection (as libcurl does); the answer to a request is never
+/// read from a connection twice.
+public final class HTTP1Transport: Transport {
+    /// The settings of the fast path.
+    public let configuration: Configuration
+    /// The transport that takes every request the fast path does not.
+    public let fallback: any Transport
+    private let clients: HTTP1LoopClients
+
+    /// Creates a transport.
+    /// - Parameters:
+    ///   - configuration: Timeouts, pool size and limits of the fast path; see ``Configuration``.
+    ///   - fallback: The transport for `https`, host names and calls from other threads; it is
+    ///     not shut down by ``shutdown(gracePeriod:)``, its owner does that.
+    public init(configuration: Configuration = Configuration(), fallback: any Transport) {
+        self.configuration = configuration
+        self.fallback = fallback
+        clients = HTTP1LoopClients(configuration: configuration)
+    }
+
+    deinit {
+        clients.shutdownWithoutWaiting()
+    }
+
+    /// Whether this transport's fast path takes `request` when it is sent from an event loop's
+    /// thread: an `http` URL with a numeric host or `localhost`.
+    public static func takesOnEventLoop(_ request: HTTPRequest) -> Bool {
+        HTTP1Target.parse(request.urlString) != nil
+    }
+
+    /// Sends one request and returns its response.
+    ///
+    /// - Throws: `TransportError` with code `invalidRequest` (a method or header name that is not
+    ///   a token, a header value with a line break), `timedOut` (after `request.timeout`, or the
+    ///   configured default; also when no connection was made within the connect timeout),
+    ///   `cancelled` (the calling task was cancelled; the connection is closed at once),
+    ///   `connectionFailed`, `connectionClosed`, `responseTooLarge` (see
+    ///   ``Configuration/maxResponseBodySize``), `shutDown`, or `other` (an answer that is not
+    ///   HTTP/1.x); or whatever `fallback` throws for the requests it takes.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let loop = IOEventLoops.current, let target = HTTP1Target.parse(request.urlString) else {
+            return try await fallback.send(request)
+        }
+        let bytes = try HTTP1RequestHead.bytes(of: request, to: target)
+        let exchange = HTTP1Exchange(
+            bytes: bytes, target: target, method: request.method,
+            timeout: request.timeout ?? configuration.defaultTimeout)
+        if Task.isCancelled { throw TransportError(.cancelled, "\(exchange.summary) was cancelled before it was sent") }
+        guard let client = clients.client(for: loop) else {
+            throw TransportError(.shutDown, "the transport was shut down before \(exchange.summary)")
+        }
+        return try await withTaskCancellationHandler {
+            // Unsafe (no checking canary to allocate): resumed exactly once, by
+            // `HTTP1LoopClient.finish` or its refusal after a shutdown; both clear the
+            // continuation, so no later path can resume it again.
+            try await withUnsafeThrowingContinuation { continuation in
+                // Still on the loop's thread: nothing suspended since `IOEventLoops.current`.
+                exchange.continuation = continuation
+                client.submit(exchange)
+            }
+        } onCancel: {
+            client.loop.execute { client.cancel(exchange) }
+        }
+    }
+
+    /// Stops the fast path: new requests on it fail with `shutDown` at once, requests in flight
+    /// may finish within `gracePeriod` and then fail with `shutDown`; returns when every
+    /// connection is closed. The fallback keeps running. Calling it again returns at once.
+    /// - Parameter gracePeriod: How long requests in flight may still take. Default zero.
+    public func shutdown(gracePeriod: Duration = .zero) async {
+        await clients.shutdown(gracePeriod: gracePeriod)
+    }
+
+    /// How many event loops this transport currently runs requests on (for tests).
+    package var eventLoopCount: Int { clients.count }
+}

@@ -1,0 +1,307 @@
+import CurlTransport
+import Foundation
+import HTTP1Transport
+import HTTPServer
+import ServiceCore
+import ServiceTesting
+import Testing
+
+/// The fast path's own behaviour: where requests go, keep-alive, the retry on a connection the
+/// peer closed, bodies framed every way HTTP/1.1 allows, limits and shutdown.
+struct HTTP1TransportTests {
+    /// Runs `body` on an event loop's thread with a transport whose fallback counts its requests.
+    private func onLoop<T: Sendable>(
+        _ configuration: HTTP1Transport.Configuration = .init(),
+        _ body: @escaping @Sendable (HTTP1Transport, CountingTransport) async throws -> T
+    ) async throws -> T {
+        let curl = CurlTransport()
+        let fallback = CountingTransport(curl)
+        let transport = HTTP1Transport(configuration: configuration, fallback: fallback)
+        do {
+            let result = try await EventLoopHost.run { try await body(transport, fallback) }
+            await transport.shutdown()
+            await curl.shutdown()
+            return result
+        } catch {
+            await transport.shutdown()
+            await curl.shutdown()
+            throw error
+        }
+    }
+
+    private static func get(_ url: URL, timeout: Duration = .seconds(10)) -> HTTPRequest {
+        HTTPRequest(method: .get, url: url, timeout: timeout)
+    }
+
+    @Test func requestsFromTheLoopUseTheFastPathAndOneKeptAliveConnection() async throws {
+        let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        let script: [ScriptedSocketServer.Step] = Array(
+            repeating: [ScriptedSocketServer.Step.readRequest, .send(answer)], count: 3
+        ).flatMap { $0 }
+        try await ScriptedSocketServer.withServer(script: script) { server in
+            let url = server.baseURL.appendingPathComponent("kept")
+            let (bodies, fallbackCount, loops) = try await onLoop { transport, fallback in
+                var bodies: [String] = []
+                for _ in 0..<3 {
+                    let response = try await transport.send(Self.get(url))
+                    bodies.append(String(decoding: response.body, as: UTF8.self))
+                    #expect(IOEventLoops.current != nil)
+                }
+                return (bodies, fallback.count, transport.eventLoopCount)
+            }
+            #expect(bodies == ["ok", "ok", "ok"])
+            #expect(fallbackCount == 0)
+            #expect(loops == 1)
+            #expect(server.connectionCount == 1)
+        }
+    }
+
+    @Test func everythingElseGoesToTheFallback() async throws {
+        try await withLoopbackServer(handler: TransportConformance.handle) { server in
+            // The fallback answers 299 itself, so where each request went shows in its status.
+            let fallback = CountingTransport(MockTransport(fallback: .status(299)))
+            let transport = HTTP1Transport(fallback: fallback)
+            let local = server.url("/status/204")
+            let localhost = URL(string: "http://localhost:\(server.port)/status/204")!
+            // Off any event loop, even a numeric URL is the fallback's.
+            #expect(try await transport.send(Self.get(local)).status == 299)
+            let statuses = try await EventLoopHost.run {
+                [
+                    try await transport.send(Self.get(local)).status,
+                    try await transport.send(Self.get(localhost)).status,
+                    // A host name needs a resolver, https needs TLS: both are the fallback's.
+                    try await transport.send(Self.get(URL(string: "http://users.internal/status/204")!)).status,
+                    try await transport.send(Self.get(URL(string: "https://127.0.0.1:1/status/204")!)).status,
+                ]
+            }
+            #expect(statuses == [204, 204, 299, 299])
+            #expect(fallback.count == 3)
+            await transport.shutdown()
+        }
+    }
+
+    @Test(arguments: [
+        ("http://127.0.0.1:8080/v1/users/bob?x=1", true),
+        ("HTTP://127.0.0.1/", true),
+        ("http://localhost:9/a", true),
+        ("http://[::1]:8080/a", true),
+        ("https://127.0.0.1:8443/a", false),
+        ("http://users.internal:8080/a", false),
+        ("http://user:secret@127.0.0.1:8080/a", false),
+        ("http://127.0.0.1:0/a", false),
+        ("http://127.0.0.1:99999/a", false),
+        ("http://127.0.0.1:80x/a", false),
+        ("ftp://127.0.0.1/a", false),
+    ])
+    func takesNumericHTTPURLsOnly(_ text: String, _ taken: Bool) {
+        // As the client hands it over: the text as built, not parsed again.
+        let request = HTTPRequest(method: .get, checkedURLString: text, headers: [:], body: nil, timeout: nil)
+        #expect(HTTP1Transport.takesOnEventLoop(request) == taken, "\(text)")
+    }
+
+    @Test func aReusedConnectionThePeerClosedIsReplacedOnce() async throws {
+        // Each connection answers one request, then reads the next and closes without a word:
+        // the second request finds its kept-alive connection dead and goes once more, on a new one.
+        let script: [ScriptedSocketServer.Step] = [
+            .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst"), .readRequest, .close,
+        ]
+        try await ScriptedSocketServer.withServer(script: script) { server in
+            let url = server.baseURL.appendingPathComponent("retry")
+            let bodies = try await onLoop { transport, _ in
+                var bodies: [String] = []
+                for _ in 0..<2 {
+                    bodies.append(String(decoding: try await transport.send(Self.get(url)).body, as: UTF8.self))
+                }
+                return bodies
+            }
+            #expect(bodies == ["first", "first"])
+            #expect(server.connectionCount == 2)
+        }
+    }
+
+    @Test func aFreshConnectionClosedBeforeAnAnswerIsNotRetried() async throws {
+        try await ScriptedSocketServer.withServer(script: [.readRequest, .close]) { server in
+            let url = server.baseURL.appendingPathComponent("closed")
+            let code = try await onLoop { transport, _ -> TransportError.Code? in
+                do {
+                    _ = try await transport.send(Self.get(url))
+                    return nil
+                } catch let error as TransportError {
+                    return error.code
+                }
+            }
+            #expect(code == .connectionClosed)
+            #expect(server.connectionCount == 1)
+        }
+    }
+
+    @Test(arguments: [
+        (
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+            "hello world", true
+        ),
+        ("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end", "until the end", false),
+        ("HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nold", "old", false),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nnext", "next", true),
+    ])
+    func readsEveryBodyFraming(_ answer: String, _ expected: String, _ reusable: Bool) async throws {
+        // Every connection runs the script: one that may not be kept answers once and closes.
+        let script: [ScriptedSocketServer.Step] =
+            reusable
+            ? [.readRequest, .send(answer), .readRequest, .send(answer), .close]
+            : [.readRequest, .send(answer), .close]
+        try await ScriptedSocketServer.withServer(script: script) { server in
+            let url = server.baseURL.appendingPathComponent("framing")
+            let bodies = try await onLoop { transport, _ in
+                [
+                    String(decoding: try await transport.send(Self.get(url)).body, as: UTF8.self),
+                    String(decoding: try await transport.send(Self.get(url)).body, as: UTF8.self),
+                ]
+            }
+            #expect(bodies == [expected, expected])
+            // A connection is kept only when the answer allows it.
+            #expect(server.connectionCount == (reusable ? 1 : 2))
+        }
+    }
+
+    @Test func bytesAfterTheAnswerRetireTheConnection() async throws {
+        let script: [ScriptedSocketServer.Step] = [
+            .readRequest,
+            .send("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\naHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb"),
+            .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nc"),
+        ]
+        try await ScriptedSocketServer.withServer(script: script) { server in
+            let url = server.baseURL.appendingPathComponent("extra")
+            let bodies = try await onLoop { transport, _ in
+                [
+                    String(decoding: try await transport.send(Self.get(url)).body, as: UTF8.self),
+                    String(decoding: try await transport.send(Self.get(url)).body, as: UTF8.self),
+                ]
+            }
+            // The unasked-for "b" is never taken as the second request's answer.
+            #expect(bodies == ["a", "a"])
+            #expect(server.connectionCount == 2)
+        }
+    }
+
+    @Test(arguments: [
+        (
+            "HTTP/1.1 200 OK\r\nContent-Length: 64\r\n\r\n" + String(repeating: "x", count: 64),
+            TransportError.Code.responseTooLarge
+        ),
+        ("HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "y", count: 600) + "\r\n\r\n", TransportError.Code.other),
+        ("SMTP ready\r\n\r\n", TransportError.Code.other),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 12\r\nContent-Length: 13\r\n\r\n", TransportError.Code.other),
+    ])
+    func refusesAnswersOverTheLimitsOrNotHTTP(_ answer: String, _ expected: TransportError.Code) async throws {
+        try await ScriptedSocketServer.withServer(script: [.readRequest, .send(answer), .pause(.seconds(5))]) {
+            server in
+            let url = server.baseURL.appendingPathComponent("limits")
+            let error = try await onLoop(.init(maxResponseBodySize: 32, maxResponseHeadSize: 512)) { transport, _ in
+                do {
+                    _ = try await transport.send(Self.get(url))
+                    return TransportError(.other, "answered")
+                } catch let error as TransportError {
+                    return error
+                }
+            }
+            #expect(error.code == expected, "\(error)")
+            #expect(error.message != "answered")
+        }
+    }
+
+    @Test func writesTheRequestHeadAsGiven() async throws {
+        try await withLoopbackServer(handler: TransportConformance.handle) { server in
+            let url = server.url("/inspect?q=a%20b")
+            let response = try await onLoop { transport, _ in
+                try await transport.send(
+                    HTTPRequest(
+                        method: .post, url: url,
+                        headers: ["X-One": "1", "Content-Length": "999", "X-Empty": ""],
+                        timeout: .seconds(10)))
+            }
+            struct Inspection: Decodable {
+                var method: String
+                var headers: [[String]]
+                var body: String?
+            }
+            let inspection = try JSONDecoder().decode(Inspection.self, from: response.body)
+            #expect(inspection.method == "POST")
+            let names = inspection.headers.compactMap { $0.first?.lowercased() }
+            #expect(names.filter { $0 == "content-length" }.count == 1)
+            #expect(
+                inspection.headers.contains(["Content-Length", "0"])
+                    || inspection.headers.contains(["content-length", "0"]))
+            #expect(names.contains("host"))
+            #expect(names.contains("x-one"))
+            #expect(names.contains("x-empty"))
+            #expect(!names.contains("user-agent"))
+            #expect(!names.contains("accept"))
+        }
+    }
+
+    @Test(arguments: [
+        HTTPRequest(
+            method: .get, url: URL(string: "http://127.0.0.1:9/a")!, headers: ["X-Bad": "one\r\nInjected: yes"]),
+        HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:9/a")!, headers: ["Bad Name": "x"]),
+        HTTPRequest(method: HTTPMethod(rawValue: "GET /x"), url: URL(string: "http://127.0.0.1:9/a")!),
+    ])
+    func refusesRequestsThatCannotBeWritten(_ request: HTTPRequest) async throws {
+        let code = try await onLoop { transport, _ -> TransportError.Code? in
+            do {
+                _ = try await transport.send(request)
+                return nil
+            } catch let error as TransportError {
+                return error.code
+            }
+        }
+        #expect(code == .invalidRequest)
+    }
+
+    @Test func aShorterTimeoutSentLaterFiresFirst() async throws {
+        // One loop timer serves every deadline: a request with a short timeout, sent while one
+        // with a long timeout is waiting, must not wait for the long one's deadline.
+        try await ScriptedSocketServer.withServer(script: [.readRequest, .pause(.seconds(8))]) { server in
+            let url = server.baseURL.appendingPathComponent("slow")
+            let (short, long) = try await onLoop { transport, _ -> (Duration, TransportError.Code?) in
+                async let slow: TransportError.Code? = {
+                    do {
+                        _ = try await transport.send(Self.get(url, timeout: .seconds(4)))
+                        return nil
+                    } catch let error as TransportError {
+                        return error.code
+                    }
+                }()
+                try await Task.sleep(for: .milliseconds(100))
+                let clock = ContinuousClock()
+                let start = clock.now
+                do {
+                    _ = try await transport.send(Self.get(url, timeout: .milliseconds(200)))
+                    Issue.record("the short request was answered")
+                } catch let error as TransportError {
+                    #expect(error.code == .timedOut)
+                }
+                return (clock.now - start, try await slow)
+            }
+            #expect(short < .seconds(2), "the 200 ms timeout fired after \(short)")
+            #expect(long == .timedOut)
+        }
+    }
+
+    @Test func aShutDownTransportRefusesAtOnce() async throws {
+        try await withLoopbackServer(handler: TransportConformance.handle) { server in
+            let url = server.url("/status/200")
+            let codes = try await onLoop { transport, _ -> [String] in
+                let before = try await transport.send(Self.get(url)).status
+                await transport.shutdown()
+                do {
+                    _ = try await transport.send(Self.get(url))
+                    return ["\(before)", "answered"]
+                } catch let error as TransportError {
+                    return ["\(before)", "\(error.code)"]
+                }
+            }
+            #expect(codes == ["200", "\(TransportError.Code.shutDown)"])
+        }
+    }
+}
