@@ -10,7 +10,7 @@ import ServiceCore
 /// Created on the loop's thread and touched only there (``IOEventLoop``'s contract): `loop` is
 /// `Sendable` and immutable, the rest is loop-thread state. That is why `@unchecked Sendable` is
 /// safe here.
-final class CurlLoopDriver: @unchecked Sendable {
+final class CurlLoopDriver: IOEventLoopMember, @unchecked Sendable {
     /// The loop this driver lives on.
     let loop: any IOEventLoop
     private let engine: CurlMultiEngine

@@ -25,14 +25,16 @@ public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration
     private let loop: CurlMultiLoop
-    private let loopDrivers: CurlLoopDrivers
+    private let loopDrivers: IOEventLoopMembers<CurlLoopDriver>
 
     /// Creates a transport and starts its thread.
     /// - Parameter configuration: Timeouts, connection pool sizes, limits; see ``Configuration``.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         loop = CurlMultiLoop(configuration: configuration)
-        loopDrivers = CurlLoopDrivers(configuration: configuration)
+        loopDrivers = IOEventLoopMembers { loop, onClose in
+            CurlLoopDriver(loop: loop, configuration: configuration, onClose: onClose)
+        }
     }
 
     deinit {
@@ -59,7 +61,7 @@ public final class CurlTransport: Transport {
         let transfer = try CurlTransfer(request: request, configuration: configuration)
         if Task.isCancelled { throw TransportError(.cancelled, "\(transfer.summary) was cancelled before it was sent") }
         if configuration.usesCallerEventLoop, let eventLoop = IOEventLoops.current {
-            guard let driver = loopDrivers.driver(for: eventLoop) else {
+            guard let driver = loopDrivers.member(for: eventLoop) else {
                 if loopDrivers.isShutDown {
                     throw TransportError(.shutDown, "the transport was shut down before \(transfer.summary)")
                 }

@@ -12,7 +12,7 @@ import ServiceCore
 /// Created on the loop's thread and touched only there (``IOEventLoop``'s contract): `loop` is
 /// `Sendable` and immutable, the rest is loop-thread state, and the parser settings and read
 /// buffer are C memory only this thread uses. That is why `@unchecked Sendable` is safe here.
-final class HTTP1LoopClient: @unchecked Sendable {
+final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
     /// The loop this client lives on.
     let loop: any IOEventLoop
     private let configuration: HTTP1Transport.Configuration

@@ -35,7 +35,7 @@ public final class HTTP1Transport: Transport {
     public let configuration: Configuration
     /// The transport that takes every request the fast path does not.
     public let fallback: any Transport
-    private let clients: HTTP1LoopClients
+    private let clients: IOEventLoopMembers<HTTP1LoopClient>
 
     /// Creates a transport.
     /// - Parameters:
@@ -45,7 +45,9 @@ public final class HTTP1Transport: Transport {
     public init(configuration: Configuration = Configuration(), fallback: any Transport) {
         self.configuration = configuration
         self.fallback = fallback
-        clients = HTTP1LoopClients(configuration: configuration)
+        clients = IOEventLoopMembers { loop, onClose in
+            HTTP1LoopClient(loop: loop, configuration: configuration, onClose: onClose)
+        }
     }
 
     deinit {
@@ -76,7 +78,7 @@ public final class HTTP1Transport: Transport {
             bytes: bytes, target: target, method: request.method,
             timeout: request.timeout ?? configuration.defaultTimeout)
         if Task.isCancelled { throw TransportError(.cancelled, "\(exchange.summary) was cancelled before it was sent") }
-        guard let client = clients.client(for: loop) else {
+        guard let client = clients.member(for: loop) else {
             throw TransportError(.shutDown, "the transport was shut down before \(exchange.summary)")
         }
         return try await withTaskCancellationHandler {

@@ -13,12 +13,7 @@ struct CurlTransportEventLoopTests {
     func conformsOnTheCallersLoop(_ check: TransportConformance.Check) async throws {
         let transport = CurlTransport()
         do {
-            try await EventLoopHost.with { host in
-                try await host.onNetworkThread {
-                    #expect(IOEventLoops.current != nil)
-                    try await TransportConformance(transport: transport).run(check)
-                }
-            }
+            try await TransportConformance(transport: transport).runOnEventLoop(check)
         } catch {
             await transport.shutdown()
             throw error

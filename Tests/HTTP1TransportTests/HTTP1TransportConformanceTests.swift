@@ -1,30 +1,23 @@
 import CurlTransport
 import HTTP1Transport
-import HTTPServer
-import ServiceCore
 import ServiceTesting
 import Testing
 
-/// The whole transport suite, sent from an HTTP server's network thread (the fast path) and from
-/// a plain task (the fallback).
+/// The whole transport suite, sent from an HTTP server's network thread: the fast path (and,
+/// for the task the cancellation check starts, the fallback).
 struct HTTP1TransportConformanceTests {
     @Test(arguments: TransportConformance.Check.allCases)
     func conformsOnTheCallersLoop(_ check: TransportConformance.Check) async throws {
         let curl = CurlTransport()
         let transport = HTTP1Transport(fallback: curl)
+        var failure: (any Error)?
         do {
-            try await EventLoopHost.with { host in
-                try await host.onNetworkThread {
-                    #expect(IOEventLoops.current != nil)
-                    try await TransportConformance(transport: transport).run(check)
-                }
-            }
+            try await TransportConformance(transport: transport).runOnEventLoop(check)
         } catch {
-            await transport.shutdown()
-            await curl.shutdown()
-            throw error
+            failure = error
         }
         await transport.shutdown()
         await curl.shutdown()
+        if let failure { throw failure }
     }
 }
