@@ -20,10 +20,10 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         case curl
         /// Foundation's URLSession: portable, slower.
         case urlsession
-        /// The project's HTTP/1.1 client (`HTTP1Transport`) for an `http` base URL with a numeric
-        /// host or `localhost`: on the app server's own network threads, over keep-alive
-        /// connections, with http-parser reading the answers; the fastest path to a sidecar or an
-        /// upstream on a private network. `https` and host names go through libcurl.
+        /// The project's HTTP/1.1 client (`HTTP1Transport`) for an `http` base URL: on the app
+        /// server's own network threads, over keep-alive connections, with http-parser reading the
+        /// answers; the fastest path to a sidecar or an upstream on a private network. `https`
+        /// goes through libcurl.
         case http1
     }
 

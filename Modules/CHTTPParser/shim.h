@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string.h>
@@ -64,6 +65,27 @@ static inline int swifty_http1_socket_error(int fd) {
     socklen_t length = sizeof value;
     if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) != 0) return errno;
     return value;
+}
+
+/// Resolves `host` with `getaddrinfo` (TCP, addresses of a family the machine has configured)
+/// and writes its first address as numeric text into `out` (at least `INET6_ADDRSTRLEN` bytes).
+/// Returns 0, or `getaddrinfo`'s error (`gai_strerror` describes it). Blocks: call it off any
+/// event loop.
+static inline int swifty_http1_resolve(const char *host, char *out, socklen_t length) {
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_ADDRCONFIG;
+    struct addrinfo *found = NULL;
+    int status = getaddrinfo(host, NULL, &hints, &found);
+    if (status != 0) return status;
+    const void *address = NULL;
+    if (found->ai_family == AF_INET) address = &((struct sockaddr_in *)found->ai_addr)->sin_addr;
+    if (found->ai_family == AF_INET6) address = &((struct sockaddr_in6 *)found->ai_addr)->sin6_addr;
+    int failed = address == NULL || inet_ntop(found->ai_family, address, out, length) == NULL;
+    freeaddrinfo(found);
+    return failed ? EAI_FAMILY : 0;
 }
 
 /// The parser's error number (`HTTP_PARSER_ERRNO`, a macro).

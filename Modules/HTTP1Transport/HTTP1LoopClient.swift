@@ -1,4 +1,5 @@
 import CHTTPParser
+import Dispatch
 import Glibc
 import ServiceCore
 
@@ -26,6 +27,11 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
     private var idle: [HTTP1Target.Origin: [HTTP1Connection]] = [:]
     /// Requests submitted and not yet finished.
     private var inFlight = 0
+    private let resolver: any HTTP1Resolver
+    /// Addresses of host names, kept for `addressLifetime`.
+    private var addresses: [String: (address: String, expires: ContinuousClock.Instant)] = [:]
+    /// Requests waiting for their host's address, by host.
+    private var resolving: [String: [HTTP1Exchange]] = [:]
     /// Their deadlines, served by one loop timer.
     private var deadlines = HTTP1Deadlines()
     /// That timer and when it fires.
@@ -41,9 +47,13 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
 
     /// Creates the client on `loop`'s thread (the caller's).
     /// - Parameter onClose: Called once, on the loop's thread, when the client has closed.
-    init(loop: any IOEventLoop, configuration: HTTP1Transport.Configuration, onClose: @escaping @Sendable () -> Void) {
+    init(
+        loop: any IOEventLoop, configuration: HTTP1Transport.Configuration, resolver: any HTTP1Resolver,
+        onClose: @escaping @Sendable () -> Void
+    ) {
         self.loop = loop
         self.configuration = configuration
+        self.resolver = resolver
         self.onClose = onClose
         settings = HTTP1ResponseParser.makeSettings()
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
@@ -158,11 +168,50 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
         connection.state = .writing(offset: 0)
     }
 
-    /// Opens a connection for `exchange` and sends it there once connected.
+    /// Opens a connection for `exchange` (resolving its host first if it is a name) and sends it
+    /// there once connected.
     private func open(_ exchange: HTTP1Exchange) {
         let origin = exchange.target.origin
+        if origin.isNumeric {
+            connect(exchange, to: origin.host)
+            return
+        }
+        if let known = addresses[origin.host], ContinuousClock.now < known.expires {
+            connect(exchange, to: known.address)
+            return
+        }
+        // One lookup per name at a time, on a thread of its own: `getaddrinfo` blocks.
+        resolving[origin.host, default: []].append(exchange)
+        guard resolving[origin.host]?.count == 1 else { return }
+        let host = origin.host
+        let resolver = self.resolver
+        DispatchQueue.global().async { [self] in
+            let result = Result { try resolver.address(for: host) }
+            _ = loop.execute { self.resolved(host, result) }
+        }
+    }
+
+    /// Connects the requests that waited for `host`'s address, or fails them (loop thread).
+    private func resolved(_ host: String, _ result: Result<String, any Error>) {
+        guard !closed else { return }
+        let waiting = resolving.removeValue(forKey: host) ?? []
+        switch result {
+        case .success(let address):
+            addresses[host] = (address, ContinuousClock.now + configuration.addressLifetime)
+            for exchange in waiting where !exchange.isFinished { connect(exchange, to: address) }
+        case .failure(let error):
+            let message = (error as? TransportError)?.message ?? "the name '\(host)' did not resolve: \(error)"
+            for exchange in waiting where !exchange.isFinished {
+                finish(exchange, with: .failure(TransportError(.connectionFailed, "\(exchange.summary): \(message)")))
+            }
+        }
+    }
+
+    /// Opens a connection to the numeric `address` for `exchange`.
+    private func connect(_ exchange: HTTP1Exchange, to address: String) {
+        let origin = exchange.target.origin
         var error: Int32 = 0
-        let descriptor = origin.address.withCString { swifty_http1_connect($0, origin.port, &error) }
+        let descriptor = address.withCString { swifty_http1_connect($0, origin.port, &error) }
         guard descriptor >= 0 else {
             finish(exchange, with: .failure(connectFailure(exchange, error)))
             return
@@ -423,6 +472,12 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
                     with: .failure(TransportError(.shutDown, "the transport shut down during \(exchange.summary)")))
             }
         }
+        for exchange in resolving.values.joined() where !exchange.isFinished {
+            finish(
+                exchange,
+                with: .failure(TransportError(.shutDown, "the transport shut down during \(exchange.summary)")))
+        }
+        resolving = [:]
         idle = [:]
         deadlines.removeAll()
         let waiters = shutdownWaiters

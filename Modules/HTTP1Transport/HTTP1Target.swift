@@ -1,14 +1,16 @@
 import ServiceCore
 
-/// Where a request goes on the fast path: a numeric address and port, the `Host` value and the
-/// request target, read from the URL text the client built.
+/// Where a request goes on the fast path: a host and port, the `Host` value and the request
+/// target, read from the URL text the client built.
 struct HTTP1Target {
-    /// The upstream's address and port: the key of a connection pool.
+    /// The upstream's host and port: the key of a connection pool.
     struct Origin: Hashable {
-        /// A numeric IPv4 or IPv6 address, without brackets.
-        var address: String
+        /// A numeric IPv4 or IPv6 address (without brackets), or a host name to resolve.
+        var host: String
         /// The TCP port.
         var port: UInt16
+        /// Whether ``host`` is a numeric address.
+        var isNumeric: Bool
     }
 
     /// Where to connect.
@@ -18,33 +20,33 @@ struct HTTP1Target {
     /// The path and query (`/` when the URL has no path), sent in the request line.
     var requestTarget: Substring
 
-    /// Reads an absolute `http` URL whose host is a numeric address or `localhost`, in one pass
-    /// over its UTF-8 bytes.
+    /// Reads an absolute `http` URL whose host is a numeric address, `localhost` or a DNS name
+    /// (letters, digits, `-`, `_` and dots), in one pass over its UTF-8 bytes.
     ///
-    /// - Returns: `nil` for anything else (`https`, a host name, user information, a bad port, a
-    ///   query right after the authority): such a request goes to the fallback transport, which
-    ///   resolves names and speaks TLS.
+    /// - Returns: `nil` for anything else (`https`, user information, a bad port, a percent-encoded
+    ///   host, a query right after the authority): such a request goes to the fallback transport.
     static func parse(_ text: String) -> HTTP1Target? {
         var text = text
         let offsets = text.withUTF8 { scan($0) }
         guard let offsets else { return nil }
         let utf8 = text.utf8
         func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        let address: String =
+        let host: String =
             offsets.isLocalhost
             ? "127.0.0.1" : String(text[index(offsets.host.lowerBound)..<index(offsets.host.upperBound)])
         let authority = text[index(7)..<index(offsets.authorityEnd)]
         let target: Substring =
             offsets.targetEnd > offsets.authorityEnd
             ? text[index(offsets.authorityEnd)..<index(offsets.targetEnd)] : "/"
-        return HTTP1Target(
-            origin: Origin(address: address, port: offsets.port), authority: authority, requestTarget: target)
+        let origin = Origin(host: host, port: offsets.port, isNumeric: offsets.isNumeric)
+        return HTTP1Target(origin: origin, authority: authority, requestTarget: target)
     }
 
     /// Byte offsets found by ``scan(_:)``.
     private struct Offsets {
         var host: Range<Int>
         var isLocalhost: Bool
+        var isNumeric: Bool
         var port: UInt16
         var authorityEnd: Int
         var targetEnd: Int
@@ -103,16 +105,34 @@ struct HTTP1Target {
             bytes[7] != UInt8(ascii: "[")
             && ASCIICaseInsensitive.equal(
                 UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[host])), "localhost")
-        guard isLocalhost || bytes[7] == UInt8(ascii: "[") || isIPv4(bytes, host) else { return nil }
+        let isNumeric = isLocalhost || bytes[7] == UInt8(ascii: "[") || isIPv4(bytes, host)
+        guard isNumeric || isName(bytes, host) else { return nil }
         var targetEnd = end
         while targetEnd < bytes.count, bytes[targetEnd] != UInt8(ascii: "#") { targetEnd += 1 }
-        return Offsets(host: host, isLocalhost: isLocalhost, port: port, authorityEnd: end, targetEnd: targetEnd)
+        return Offsets(
+            host: host, isLocalhost: isLocalhost, isNumeric: isNumeric, port: port, authorityEnd: end,
+            targetEnd: targetEnd)
     }
 
     /// Digits and dots, not ending in a dot (`connect` checks the address exactly).
     private static func isIPv4(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         for offset in range where !(bytes[offset] >= 48 && bytes[offset] <= 57) && bytes[offset] != 46 { return false }
         return bytes[range.upperBound - 1] != 46
+    }
+
+    /// Letters, digits, `-`, `_` and dots, with a letter somewhere (so never a malformed IPv4).
+    private static func isName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var letters = 0
+        for offset in range {
+            let byte = bytes[offset]
+            let folded = byte | 0x20
+            if folded >= 97 && folded <= 122 {
+                letters += 1
+            } else if !(byte >= 48 && byte <= 57) && byte != 45 && byte != 46 && byte != 95 {
+                return false
+            }
+        }
+        return letters > 0
     }
 
     /// Hex digits, colons and dots, with at least one colon.

@@ -13,6 +13,9 @@ extension HTTP1Transport {
         /// The largest response body accepted, in bytes; a larger one fails with
         /// `TransportError.Code.responseTooLarge`. Default 64 MiB.
         public var maxResponseBodySize: Int
+        /// How long the address a host name resolved to is used for new connections. Default
+        /// 30 s. Open connections keep theirs.
+        public var addressLifetime: Duration
         /// The largest response head (status line and header fields) accepted, in bytes; a larger one
         /// fails with `TransportError.Code.other`. Default 64 KiB.
         public var maxResponseHeadSize: Int
@@ -23,13 +26,15 @@ extension HTTP1Transport {
             connectTimeout: Duration = .seconds(10),
             maxIdleConnectionsPerHost: Int = 128,
             maxResponseBodySize: Int = 64 << 20,
-            maxResponseHeadSize: Int = 64 << 10
+            maxResponseHeadSize: Int = 64 << 10,
+            addressLifetime: Duration = .seconds(30)
         ) {
             self.defaultTimeout = defaultTimeout
             self.connectTimeout = connectTimeout
             self.maxIdleConnectionsPerHost = maxIdleConnectionsPerHost
             self.maxResponseBodySize = maxResponseBodySize
             self.maxResponseHeadSize = maxResponseHeadSize
+            self.addressLifetime = addressLifetime
         }
     }
 }

@@ -4,15 +4,18 @@ public import ServiceCore
 /// threads: the daemon's fastest path to a sidecar or an upstream on a private network.
 ///
 /// A request sent from an ``ServiceCore/IOEventLoop``'s thread (a request handler of
-/// `HTTPServer`) to an `http` URL whose host is a numeric address or `localhost` is written and
-/// read on that loop, over a keep-alive connection from that loop's own pool, and its answer is
+/// `HTTPServer`) to an `http` URL whose host is a numeric address, `localhost` or a DNS name is
+/// written and read on that loop, over a keep-alive connection from that loop's own pool, and its answer is
 /// parsed by http-parser (the C parser Node.js used for a decade). No other thread, lock or
 /// library call stands between the handler and the socket, so a proxied request costs a fraction
 /// of a general-purpose client's work per transfer.
 ///
-/// Everything else goes to `fallback`, unchanged: `https`, host names (which need a resolver),
-/// and requests from any other thread. Give it a `CurlTransport` for TLS, HTTP/2 and name
-/// resolution:
+/// A host name is resolved (by `resolver`, on a thread of its own) when a new connection needs
+/// it, and its address kept for ``Configuration-swift.struct/addressLifetime``.
+///
+/// Everything else goes to `fallback`, unchanged: `https`, URLs with user information or a
+/// percent-encoded host, and requests from any other thread. Give it a `CurlTransport` for TLS
+/// and HTTP/2:
 ///
 /// ```swift
 /// let curl = CurlTransport()
@@ -40,13 +43,17 @@ public final class HTTP1Transport: Transport {
     /// Creates a transport.
     /// - Parameters:
     ///   - configuration: Timeouts, pool size and limits of the fast path; see ``Configuration``.
-    ///   - fallback: The transport for `https`, host names and calls from other threads; it is
+    ///   - resolver: Resolves host names for new connections; the system's by default.
+    ///   - fallback: The transport for `https` and for calls from other threads; it is
     ///     not shut down by ``shutdown(gracePeriod:)``, its owner does that.
-    public init(configuration: Configuration = Configuration(), fallback: any Transport) {
+    public init(
+        configuration: Configuration = Configuration(), resolver: any HTTP1Resolver = SystemResolver(),
+        fallback: any Transport
+    ) {
         self.configuration = configuration
         self.fallback = fallback
         clients = IOEventLoopMembers { loop, onClose in
-            HTTP1LoopClient(loop: loop, configuration: configuration, onClose: onClose)
+            HTTP1LoopClient(loop: loop, configuration: configuration, resolver: resolver, onClose: onClose)
         }
     }
 
@@ -55,7 +62,8 @@ public final class HTTP1Transport: Transport {
     }
 
     /// Whether this transport's fast path takes `request` when it is sent from an event loop's
-    /// thread: an `http` URL with a numeric host or `localhost`.
+    /// thread: an `http` URL with a numeric host, `localhost` or a DNS name, and no user
+    /// information.
     public static func takesOnEventLoop(_ request: HTTPRequest) -> Bool {
         HTTP1Target.parse(request.urlString) != nil
     }

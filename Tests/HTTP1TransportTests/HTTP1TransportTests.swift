@@ -4,6 +4,7 @@ import HTTP1Transport
 import HTTPServer
 import ServiceCore
 import ServiceTesting
+import Synchronization
 import Testing
 
 /// The fast path's own behaviour: where requests go, keep-alive, the retry on a connection the
@@ -69,13 +70,60 @@ struct HTTP1TransportTests {
                 [
                     try await transport.send(Self.get(local)).status,
                     try await transport.send(Self.get(localhost)).status,
-                    // A host name needs a resolver, https needs TLS: both are the fallback's.
-                    try await transport.send(Self.get(URL(string: "http://users.internal/status/204")!)).status,
+                    // https needs TLS; user information is left to a general client.
                     try await transport.send(Self.get(URL(string: "https://127.0.0.1:1/status/204")!)).status,
+                    try await transport.send(Self.get(URL(string: "http://u:p@127.0.0.1:1/status/204")!)).status,
                 ]
             }
             #expect(statuses == [204, 204, 299, 299])
             #expect(fallback.count == 3)
+            await transport.shutdown()
+        }
+    }
+
+    /// Maps names to addresses and counts the lookups.
+    final class FixedResolver: HTTP1Resolver {
+        let names: [String: String]
+        private let lookups = Mutex<[String]>([])
+
+        init(_ names: [String: String]) { self.names = names }
+
+        var looked: [String] { lookups.withLock { $0 } }
+
+        func address(for host: String) throws -> String {
+            lookups.withLock { $0.append(host) }
+            guard let address = names[host] else { throw TransportError(.connectionFailed, "no such name '\(host)'") }
+            return address
+        }
+    }
+
+    @Test func hostNamesAreResolvedOffTheLoopOncePerLifetime() async throws {
+        try await withLoopbackServer(handler: TransportConformance.handle) { server in
+            let resolver = FixedResolver(["users.internal": "127.0.0.1"])
+            let fallback = CountingTransport(MockTransport(fallback: .status(299)))
+            let transport = HTTP1Transport(resolver: resolver, fallback: fallback)
+            let named = URL(string: "http://users.internal:\(server.port)/status/204")!
+            let unknown = URL(string: "http://nowhere.internal:\(server.port)/status/204")!
+            let (statuses, failure) = try await EventLoopHost.run { () -> ([Int], TransportError?) in
+                // Four at once: they wait for one lookup, then open their connections.
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<4 { group.addTask { try await transport.send(Self.get(named)).status } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                // And again, from the kept address.
+                let again = try await transport.send(Self.get(named)).status
+                do {
+                    _ = try await transport.send(Self.get(unknown))
+                    return (statuses + [again], nil)
+                } catch let error as TransportError {
+                    return (statuses + [again], error)
+                }
+            }
+            #expect(statuses == [204, 204, 204, 204, 204])
+            #expect(resolver.looked == ["users.internal", "nowhere.internal"])
+            #expect(failure?.code == .connectionFailed)
+            #expect(failure?.message.contains("nowhere.internal") == true)
+            #expect(fallback.count == 0)
             await transport.shutdown()
         }
     }
@@ -85,15 +133,18 @@ struct HTTP1TransportTests {
         ("HTTP://127.0.0.1/", true),
         ("http://localhost:9/a", true),
         ("http://[::1]:8080/a", true),
+        ("http://users.internal:8080/a", true),
+        ("http://users-v2.svc_local/a", true),
         ("https://127.0.0.1:8443/a", false),
-        ("http://users.internal:8080/a", false),
         ("http://user:secret@127.0.0.1:8080/a", false),
+        ("http://us%65rs.internal/a", false),
         ("http://127.0.0.1:0/a", false),
         ("http://127.0.0.1:99999/a", false),
         ("http://127.0.0.1:80x/a", false),
+        ("http://[::1/a", false),
         ("ftp://127.0.0.1/a", false),
     ])
-    func takesNumericHTTPURLsOnly(_ text: String, _ taken: Bool) {
+    func takesPlainHTTPURLsOnly(_ text: String, _ taken: Bool) {
         // As the client hands it over: the text as built, not parsed again.
         let request = HTTPRequest(method: .get, checkedURLString: text, headers: [:], body: nil, timeout: nil)
         #expect(HTTP1Transport.takesOnEventLoop(request) == taken, "\(text)")
