@@ -35,6 +35,8 @@ final class HTTP1Connection {
     var hasAnswered = false
     /// The connect timer, while connecting.
     var connectTimer: IOTimerID?
+    /// When it last went back to the pool.
+    var idleSince = ContinuousClock.now
 
     // MARK: The response being read (reset by ``beginResponse()``)
 

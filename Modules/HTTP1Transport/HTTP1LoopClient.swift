@@ -67,9 +67,6 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
         readBuffer.deallocate()
     }
 
-    /// How many connections are open, idle or busy (for tests).
-    var openConnectionCount: Int { connections.count }
-
     // MARK: - Requests
 
     /// Starts a request (loop thread); it fails with `shutDown` after a shutdown.
@@ -136,7 +133,9 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
     private func timedOut(_ exchange: HTTP1Exchange) {
         guard exchange.continuation != nil else { return }
         if let connection = exchange.connection { close(connection) }
-        finish(exchange, with: .failure(TransportError(.timedOut, "\(exchange.summary) timed out")))
+        finish(
+            exchange,
+            with: .failure(TransportError(.timedOut, "\(exchange.summary) timed out after \(exchange.timeout)")))
     }
 
     /// Resumes the caller once, and forgets the request.
@@ -156,9 +155,15 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
 
     // MARK: - Connections
 
+    /// The most recently used idle connection to `origin`, unless it has been idle longer than
+    /// `maxIdleTime`: then it and every older one below it are closed (a peer or a middlebox may
+    /// have dropped them without a word), and a new connection is opened.
     private func takeIdle(_ origin: HTTP1Target.Origin) -> HTTP1Connection? {
         guard let connection = idle[origin]?.popLast() else { return nil }
-        return connection
+        if ContinuousClock.now - connection.idleSince <= configuration.maxIdleTime { return connection }
+        let stale = [connection] + (idle.removeValue(forKey: origin) ?? [])
+        for old in stale { close(old) }
+        return nil
     }
 
     private func attach(_ exchange: HTTP1Exchange, to connection: HTTP1Connection) {
@@ -415,6 +420,7 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
             return
         }
         connection.state = .idle
+        connection.idleSince = .now
         idle[connection.origin, default: []].append(connection)
     }
 

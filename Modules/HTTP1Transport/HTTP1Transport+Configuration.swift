@@ -10,6 +10,9 @@ extension HTTP1Transport {
         /// How many idle keep-alive connections each event loop keeps per upstream host and port.
         /// Default 128; keep it at least the number of requests one loop has in flight to that host.
         public var maxIdleConnectionsPerHost: Int
+        /// How long a connection may sit idle and still be reused. Default 60 s; an older one is
+        /// closed when next wanted, because a peer or a middlebox may have dropped it silently.
+        public var maxIdleTime: Duration
         /// The largest response body accepted, in bytes; a larger one fails with
         /// `TransportError.Code.responseTooLarge`. Default 64 MiB.
         public var maxResponseBodySize: Int
@@ -25,6 +28,7 @@ extension HTTP1Transport {
             defaultTimeout: Duration = .seconds(30),
             connectTimeout: Duration = .seconds(10),
             maxIdleConnectionsPerHost: Int = 128,
+            maxIdleTime: Duration = .seconds(60),
             maxResponseBodySize: Int = 64 << 20,
             maxResponseHeadSize: Int = 64 << 10,
             addressLifetime: Duration = .seconds(30)
@@ -32,6 +36,7 @@ extension HTTP1Transport {
             self.defaultTimeout = defaultTimeout
             self.connectTimeout = connectTimeout
             self.maxIdleConnectionsPerHost = maxIdleConnectionsPerHost
+            self.maxIdleTime = maxIdleTime
             self.maxResponseBodySize = maxResponseBodySize
             self.maxResponseHeadSize = maxResponseHeadSize
             self.addressLifetime = addressLifetime

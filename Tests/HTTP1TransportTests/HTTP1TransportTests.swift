@@ -150,6 +150,31 @@ struct HTTP1TransportTests {
         #expect(HTTP1Transport.takesOnEventLoop(request) == taken, "\(text)")
     }
 
+    @Test func aConnectionIdleTooLongIsNotReused() async throws {
+        let answer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        // The server keeps each connection open afterwards without reading: a request sent on the
+        // first one again would never be answered.
+        let script: [ScriptedSocketServer.Step] = [
+            .readRequest, .send(answer), .readRequest, .send(answer), .pause(.seconds(8)),
+        ]
+        try await ScriptedSocketServer.withServer(script: script) { server in
+            let url = server.baseURL.appendingPathComponent("idle")
+            let statuses = try await onLoop(.init(maxIdleTime: .milliseconds(50))) { transport, _ in
+                let first = try await transport.send(Self.get(url)).status
+                let soon = try await transport.send(Self.get(url)).status  // reused: 1 connection
+                try await Task.sleep(for: .milliseconds(300))
+                let clock = ContinuousClock()
+                let start = clock.now
+                let late = try await transport.send(Self.get(url)).status  // too old: a new one
+                // On the old connection it would have waited out the server's pause.
+                #expect(clock.now - start < .seconds(3))
+                return [first, soon, late]
+            }
+            #expect(statuses == [200, 200, 200])
+            #expect(server.connectionCount == 2)
+        }
+    }
+
     @Test func aReusedConnectionThePeerClosedIsReplacedOnce() async throws {
         // Each connection answers one request, then reads the next and closes without a word:
         // the second request finds its kept-alive connection dead and goes once more, on a new one.
