@@ -102,7 +102,7 @@ public final class Daemon: Sendable {
             let curl =
                 bindings.values.contains { $0.transport == .curl || $0.transport == .http1 }
                 ? CurlTransport(configuration: .sized(forConcurrency: 256)) : nil
-            // libcurl takes what the HTTP/1.1 transport does not (https, host names).
+            // libcurl takes what the HTTP/1.1 transport does not (https, calls off a server thread).
             let http1 =
                 bindings.values.contains { $0.transport == .http1 } ? curl.map { HTTP1Transport(fallback: $0) } : nil
             let urlSession = bindings.values.contains { $0.transport == .urlsession } ? URLSessionTransport() : nil

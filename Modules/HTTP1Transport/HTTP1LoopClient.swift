@@ -94,9 +94,7 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
 
     /// Fails a request whose task was cancelled, and closes its connection (loop thread).
     func cancel(_ exchange: HTTP1Exchange) {
-        guard exchange.continuation != nil else { return }
-        if let connection = exchange.connection { close(connection) }
-        finish(exchange, with: .failure(TransportError(.cancelled, "\(exchange.summary) was cancelled")))
+        fail(exchange, TransportError(.cancelled, "\(exchange.summary) was cancelled"))
     }
 
     private func refuse(_ exchange: HTTP1Exchange) {
@@ -108,10 +106,10 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
 
     private func flushWrites() {
         flushScheduled = false
-        let connections = pendingWrites
-        pendingWrites.removeAll(keepingCapacity: true)
+        var batch: [HTTP1Connection] = []
+        swap(&batch, &pendingWrites)
         // A connection closed meanwhile (its request cancelled or timed out) is skipped by `write`.
-        for connection in connections { write(connection) }
+        for connection in batch { write(connection) }
     }
 
     /// Makes the deadline timer fire at `instant` unless it already fires earlier.
@@ -131,11 +129,18 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
     }
 
     private func timedOut(_ exchange: HTTP1Exchange) {
-        guard exchange.continuation != nil else { return }
+        fail(exchange, TransportError(.timedOut, "\(exchange.summary) timed out after \(exchange.timeout)"))
+    }
+
+    /// Closes the request's connection, if it has one, and fails it; nothing happens to a
+    /// request that has finished (it no longer has a connection).
+    private func fail(_ exchange: HTTP1Exchange, _ error: TransportError) {
         if let connection = exchange.connection { close(connection) }
-        finish(
-            exchange,
-            with: .failure(TransportError(.timedOut, "\(exchange.summary) timed out after \(exchange.timeout)")))
+        finish(exchange, with: .failure(error))
+    }
+
+    private func shutDownError(_ exchange: HTTP1Exchange) -> TransportError {
+        TransportError(.shutDown, "the transport shut down during \(exchange.summary)")
     }
 
     /// Resumes the caller once, and forgets the request.
@@ -248,12 +253,9 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
 
     private func connectTimedOut(_ connection: HTTP1Connection) {
         guard let exchange = connection.exchange else { return }
-        close(connection)
-        finish(
+        fail(
             exchange,
-            with: .failure(
-                TransportError(
-                    .timedOut, "\(exchange.summary): no connection within \(configuration.connectTimeout)")))
+            TransportError(.timedOut, "\(exchange.summary): no connection within \(configuration.connectTimeout)"))
     }
 
     private func watch(_ connection: HTTP1Connection, for interest: IOInterest) {
@@ -287,9 +289,7 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
         connection.connectTimer = nil
         let error = swifty_http1_socket_error(connection.descriptor)
         guard error == 0 else {
-            let exchange = connection.exchange
-            close(connection)
-            if let exchange { finish(exchange, with: .failure(connectFailure(exchange, error))) }
+            if let exchange = connection.exchange { fail(exchange, connectFailure(exchange, error)) }
             return
         }
         connection.state = .writing(offset: 0)
@@ -346,14 +346,11 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
                 // other answer it cuts short is a closed connection, not a malformed answer.
                 let outcome = HTTP1ResponseParser.feed(connection, nil, count: 0, settings: settings)
                 if case .complete = outcome, conclude(connection, exchange, outcome) { return }
-                let received = connection.received
-                close(connection)
-                finish(
+                fail(
                     exchange,
-                    with: .failure(
-                        TransportError(
-                            .connectionClosed,
-                            "\(exchange.summary): the connection closed after \(received) bytes of the answer")))
+                    TransportError(
+                        .connectionClosed,
+                        "\(exchange.summary): the connection closed after \(connection.received) bytes of the answer"))
                 return
             }
             let error = errno
@@ -390,8 +387,7 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
             failure = TransportError(
                 .other, "\(exchange.summary): the answer's head is over \(configuration.maxResponseHeadSize) bytes")
         }
-        close(connection)
-        finish(exchange, with: .failure(failure))
+        fail(exchange, failure)
         return true
     }
 
@@ -470,19 +466,13 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
         if let armed = deadlineTimer { loop.cancelTimer(armed.id) }
         deadlineTimer = nil
         for connection in Array(connections.values) {
-            let exchange = connection.exchange
-            close(connection)
-            if let exchange {
-                finish(
-                    exchange,
-                    with: .failure(TransportError(.shutDown, "the transport shut down during \(exchange.summary)")))
+            if let exchange = connection.exchange {
+                fail(exchange, shutDownError(exchange))
+            } else {
+                close(connection)
             }
         }
-        for exchange in resolving.values.joined() where !exchange.isFinished {
-            finish(
-                exchange,
-                with: .failure(TransportError(.shutDown, "the transport shut down during \(exchange.summary)")))
-        }
+        for exchange in resolving.values.joined() { fail(exchange, shutDownError(exchange)) }
         resolving = [:]
         idle = [:]
         deadlines.removeAll()

@@ -26,13 +26,11 @@ enum HTTP1RequestHead {
                 guard HTTPToken.isToken(name) else {
                     throw TransportError(.invalidRequest, "the header name '\(field.name)' is not a valid HTTP token")
                 }
-                bytes.append(contentsOf: name)
-                return Kind(UnsafeRawBufferPointer(name))
+                let kind = Kind(UnsafeRawBufferPointer(name))
+                if kind != .framing { bytes.append(contentsOf: name) }
+                return kind
             }
-            if kind == .framing {
-                bytes.removeLast(name.utf8.count)
-                continue
-            }
+            if kind == .framing { continue }
             if kind == .host { hasHost = true }
             bytes.append(UInt8(ascii: ":"))
             bytes.append(UInt8(ascii: " "))

@@ -10,13 +10,13 @@ import Testing
 /// The fast path's own behaviour: where requests go, keep-alive, the retry on a connection the
 /// peer closed, bodies framed every way HTTP/1.1 allows, limits and shutdown.
 struct HTTP1TransportTests {
-    /// Runs `body` on an event loop's thread with a transport whose fallback counts its requests.
+    /// Runs `body` on an event loop's thread with a transport whose fallback records its requests.
     private func onLoop<T: Sendable>(
         _ configuration: HTTP1Transport.Configuration = .init(),
-        _ body: @escaping @Sendable (HTTP1Transport, CountingTransport) async throws -> T
+        _ body: @escaping @Sendable (HTTP1Transport, RecordingTransport) async throws -> T
     ) async throws -> T {
         let curl = CurlTransport()
-        let fallback = CountingTransport(curl)
+        let fallback = RecordingTransport(wrapping: curl)
         let transport = HTTP1Transport(configuration: configuration, fallback: fallback)
         do {
             let result = try await EventLoopHost.run { try await body(transport, fallback) }
@@ -48,7 +48,7 @@ struct HTTP1TransportTests {
                     bodies.append(String(decoding: response.body, as: UTF8.self))
                     #expect(IOEventLoops.current != nil)
                 }
-                return (bodies, fallback.count, transport.eventLoopCount)
+                return (bodies, fallback.requests.count, transport.eventLoopCount)
             }
             #expect(bodies == ["ok", "ok", "ok"])
             #expect(fallbackCount == 0)
@@ -60,7 +60,7 @@ struct HTTP1TransportTests {
     @Test func everythingElseGoesToTheFallback() async throws {
         try await withLoopbackServer(handler: TransportConformance.handle) { server in
             // The fallback answers 299 itself, so where each request went shows in its status.
-            let fallback = CountingTransport(MockTransport(fallback: .status(299)))
+            let fallback = RecordingTransport(wrapping: MockTransport(fallback: .status(299)))
             let transport = HTTP1Transport(fallback: fallback)
             let local = server.url("/status/204")
             let localhost = URL(string: "http://localhost:\(server.port)/status/204")!
@@ -76,7 +76,7 @@ struct HTTP1TransportTests {
                 ]
             }
             #expect(statuses == [204, 204, 299, 299])
-            #expect(fallback.count == 3)
+            #expect(fallback.requests.count == 3)
             await transport.shutdown()
         }
     }
@@ -100,7 +100,7 @@ struct HTTP1TransportTests {
     @Test func hostNamesAreResolvedOffTheLoopOncePerLifetime() async throws {
         try await withLoopbackServer(handler: TransportConformance.handle) { server in
             let resolver = FixedResolver(["users.internal": "127.0.0.1"])
-            let fallback = CountingTransport(MockTransport(fallback: .status(299)))
+            let fallback = RecordingTransport(wrapping: MockTransport(fallback: .status(299)))
             let transport = HTTP1Transport(resolver: resolver, fallback: fallback)
             let named = URL(string: "http://users.internal:\(server.port)/status/204")!
             let unknown = URL(string: "http://nowhere.internal:\(server.port)/status/204")!
@@ -123,7 +123,7 @@ struct HTTP1TransportTests {
             #expect(resolver.looked == ["users.internal", "nowhere.internal"])
             #expect(failure?.code == .connectionFailed)
             #expect(failure?.message.contains("nowhere.internal") == true)
-            #expect(fallback.count == 0)
+            #expect(fallback.requests.count == 0)
             await transport.shutdown()
         }
     }
