@@ -2,8 +2,8 @@
 # process bookkeeping, the sandbox and swiftyd starters, wrk and /proc readers. Sourced from ROOT
 # after the caller has set SKIP_BUILD, PROXY_CORE, WRK_CORE, THREADS and TOKEN; it makes WORK
 # (removed on exit) and traps EXIT, INT and TERM so that every process started through it is
-# stopped. TRANSPORT (http1 when unset, or curl) is the
-# transport of the modules in write_live_config.
+# stopped. TRANSPORT (http1 when unset, or curl) is the transport of the modules in
+# write_live_config.
 # shellcheck shell=bash
 TRANSPORT=${TRANSPORT:-http1}
 
