@@ -36,22 +36,33 @@ package.targets += [
     .testTarget(name: "AppLoggingTests", dependencies: ["AppLogging"], path: "Tests/AppLoggingTests"),
 ]
 
+// MARK: - HTTP types, event loops, JSON
+package.targets += [
+    .target(name: "HTTPTypes", path: "Modules/HTTPTypes"),
+    .testTarget(name: "HTTPTypesTests", dependencies: ["HTTPTypes"], path: "Tests/HTTPTypesTests"),
+    .target(name: "EventLoops", path: "Modules/EventLoops"),
+    .testTarget(name: "EventLoopsTests", dependencies: ["EventLoops"], path: "Tests/EventLoopsTests"),
+    .target(name: "JSON", path: "Modules/JSON"),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "ServiceTesting"], path: "Tests/JSONTests"),
+]
+
 // MARK: - Core
 package.targets += [
-    .target(name: "ServiceCore", dependencies: ["AppLogging"], path: "Modules/ServiceCore"),
+    .target(name: "ServiceCore", dependencies: ["AppLogging", "HTTPTypes", "JSON"], path: "Modules/ServiceCore"),
     .testTarget(
         name: "ServiceCoreTests",
-        dependencies: ["ServiceCore", "ServiceTesting", "AppLogging"],
+        dependencies: ["ServiceCore", "HTTPTypes", "JSON", "ServiceTesting", "AppLogging"],
         path: "Tests/ServiceCoreTests"
     ),
 ]
 
 // MARK: - Transports
 package.targets += [
-    .target(name: "URLSessionTransport", dependencies: ["ServiceCore"], path: "Modules/URLSessionTransport"),
+    .target(
+        name: "URLSessionTransport", dependencies: ["ServiceCore", "HTTPTypes"], path: "Modules/URLSessionTransport"),
     .testTarget(
         name: "URLSessionTransportTests",
-        dependencies: ["URLSessionTransport", "ServiceCore", "ServiceTesting", "HTTPServer"],
+        dependencies: ["URLSessionTransport", "ServiceCore", "HTTPTypes", "ServiceTesting", "HTTPServer"],
         path: "Tests/URLSessionTransportTests"
     ),
     .systemLibrary(
@@ -60,10 +71,15 @@ package.targets += [
         pkgConfig: "libcurl",
         providers: [.apt(["libcurl4-openssl-dev"])]
     ),
-    .target(name: "CurlTransport", dependencies: ["ServiceCore", "CCurl"], path: "Modules/CurlTransport"),
+    .target(
+        name: "CurlTransport", dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "CCurl"],
+        path: "Modules/CurlTransport"),
     .testTarget(
         name: "CurlTransportTests",
-        dependencies: ["CurlTransport", "ServiceCore", "ServiceTesting", "HTTPServer", "URLSessionTransport"],
+        dependencies: [
+            "CurlTransport", "ServiceCore", "HTTPTypes", "EventLoops", "ServiceTesting", "HTTPServer",
+            "URLSessionTransport",
+        ],
         path: "Tests/CurlTransportTests"
     ),
     .systemLibrary(
@@ -71,10 +87,15 @@ package.targets += [
         path: "Modules/CHTTPParser",
         providers: [.apt(["libhttp-parser-dev"])]
     ),
-    .target(name: "HTTP1Transport", dependencies: ["ServiceCore", "CHTTPParser"], path: "Modules/HTTP1Transport"),
+    .target(
+        name: "HTTP1Transport", dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "CHTTPParser"],
+        path: "Modules/HTTP1Transport"
+    ),
     .testTarget(
         name: "HTTP1TransportTests",
-        dependencies: ["HTTP1Transport", "CurlTransport", "ServiceCore", "ServiceTesting", "HTTPServer"],
+        dependencies: [
+            "HTTP1Transport", "CurlTransport", "ServiceCore", "HTTPTypes", "EventLoops", "ServiceTesting", "HTTPServer",
+        ],
         path: "Tests/HTTP1TransportTests"
     ),
 ]
@@ -89,10 +110,11 @@ package.targets += [
     ),
     .target(
         name: "HTTPServer",
-        dependencies: ["CMicroHTTPD", "AppLogging", "ServiceCore"],
+        dependencies: ["CMicroHTTPD", "AppLogging", "HTTPTypes", "EventLoops", "JSON"],
         path: "Modules/HTTPServer"
     ),
-    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "ServiceCore"], path: "Tests/HTTPServerTests"),
+    .testTarget(
+        name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes", "EventLoops"], path: "Tests/HTTPServerTests"),
 ]
 
 // MARK: - Test kit
@@ -101,10 +123,13 @@ package.targets += [
     .target(name: "CSpawn", path: "Modules/CSpawn"),
     .testTarget(name: "CSpawnTests", dependencies: ["CSpawn"], path: "Tests/CSpawnTests"),
     .target(
-        name: "ServiceTesting", dependencies: ["ServiceCore", "HTTPServer", "CSpawn"], path: "Modules/ServiceTesting"),
+        name: "ServiceTesting", dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "HTTPServer", "CSpawn"],
+        path: "Modules/ServiceTesting"),
     .testTarget(
         name: "ServiceTestingTests",
-        dependencies: ["ServiceTesting", "ServiceCore", "HTTPServer", "CurlTransport", "URLSessionTransport"],
+        dependencies: [
+            "ServiceTesting", "ServiceCore", "HTTPTypes", "HTTPServer", "CurlTransport", "URLSessionTransport",
+        ],
         path: "Tests/ServiceTestingTests",
         resources: [.copy("Fixtures")]
     ),
@@ -118,7 +143,8 @@ package.targets += [
         pkgConfig: "libcrypto",
         providers: [.apt(["libssl-dev"])]
     ),
-    .target(name: "RequestSigning", dependencies: ["ServiceCore", "COpenSSL"], path: "Modules/RequestSigning"),
+    .target(
+        name: "RequestSigning", dependencies: ["ServiceCore", "HTTPTypes", "COpenSSL"], path: "Modules/RequestSigning"),
     // tcmalloc: linked into the daemon's executable only, where it replaces the C allocator.
     .systemLibrary(
         name: "CTCMalloc",
@@ -128,7 +154,7 @@ package.targets += [
     ),
     .testTarget(
         name: "RequestSigningTests",
-        dependencies: ["RequestSigning", "ServiceCore", "ServiceTesting", "AppLogging"],
+        dependencies: ["RequestSigning", "ServiceCore", "HTTPTypes", "ServiceTesting", "AppLogging"],
         path: "Tests/RequestSigningTests",
         resources: [.copy("Vectors")]
     ),
@@ -151,14 +177,17 @@ package.targets += [
     .target(
         name: "SandboxUpstreams",
         dependencies: [
-            "HTTPServer", "RequestSigning", "AppLogging", "ServiceCore", "UserModule", "FeedModule", "PaymentModule",
+            "HTTPServer", "RequestSigning", "AppLogging", "ServiceCore", "HTTPTypes", "JSON", "UserModule",
+            "FeedModule",
+            "PaymentModule",
         ],
         path: "Apps/SandboxUpstreams"
     ),
     .testTarget(
         name: "SandboxUpstreamsTests",
         dependencies: [
-            "SandboxUpstreams", "sandbox-upstreams", "AppLogging", "RequestSigning", "ServiceCore", "ServiceTesting",
+            "SandboxUpstreams", "sandbox-upstreams", "AppLogging", "RequestSigning", "ServiceCore", "HTTPTypes",
+            "ServiceTesting",
             "URLSessionTransport", "CurlTransport", "HTTPServer", "UserModule", "FeedModule", "PaymentModule",
         ],
         path: "Tests/SandboxUpstreamsTests"
@@ -171,8 +200,9 @@ package.targets += [
     .target(
         name: "SwiftyDaemon",
         dependencies: [
-            "AppLogging", "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "HTTP1Transport",
-            "URLSessionTransport", "SandboxUpstreams",
+            "AppLogging", "ServiceCore", "HTTPTypes", "EventLoops", "JSON", "HTTPServer", "RequestSigning",
+            "CurlTransport",
+            "HTTP1Transport", "URLSessionTransport", "SandboxUpstreams",
         ] + featureModules.map { .target(name: $0) },
         path: "Apps/SwiftyDaemon"
     ),
@@ -181,7 +211,7 @@ package.targets += [
         name: "SwiftyDaemonTests",
         dependencies: [
             "SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning",
-            "URLSessionTransport", "ServiceCore", "CurlTransport", "AppLogging",
+            "URLSessionTransport", "ServiceCore", "HTTPTypes", "CurlTransport", "AppLogging",
         ],
         path: "Tests/SwiftyDaemonTests"
     ),
@@ -197,7 +227,8 @@ package.targets += [
         path: "Tests/ModuleScaffoldingTests"
     ),
     .target(
-        name: "SigningTool", dependencies: ["RequestSigning", "ServiceCore"], path: "Tools/swifty-sign/SigningTool"),
+        name: "SigningTool", dependencies: ["RequestSigning", "ServiceCore", "HTTPTypes"],
+        path: "Tools/swifty-sign/SigningTool"),
     .executableTarget(name: "swifty-sign", dependencies: ["SigningTool"], path: "Tools/swifty-sign/CLI"),
     .testTarget(
         name: "SigningToolTests",
@@ -207,18 +238,25 @@ package.targets += [
     .executableTarget(
         name: "swifty-bench",
         dependencies: [
-            "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport", "AppLogging",
+            "ServiceCore", "HTTPTypes", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport",
+            "AppLogging",
         ],
         path: "Tools/bench/swifty-bench"
     ),
 ]
 
 // MARK: - Strict settings for every Swift target
+// A feature module (and its tests) imports ServiceCore alone and names the HTTP and JSON types
+// through ServiceCore's typealiases; member import visibility would make every such file import
+// the targets that define them as well, so it stays off there.
+let importsServiceCoreAlone = Set(featureModules + featureModules.map { "\($0)Tests" })
 for target in package.targets where target.type != .system {
-    target.swiftSettings =
-        (target.swiftSettings ?? []) + [
-            .enableUpcomingFeature("ExistentialAny"),
-            .enableUpcomingFeature("InternalImportsByDefault"),
-            .enableUpcomingFeature("MemberImportVisibility"),
-        ]
+    var settings: [SwiftSetting] = [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+    if !importsServiceCoreAlone.contains(target.name) {
+        settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    }
+    target.swiftSettings = (target.swiftSettings ?? []) + settings
 }

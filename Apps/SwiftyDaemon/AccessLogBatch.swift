@@ -1,4 +1,5 @@
 import AppLogging
+import EventLoops
 import ServiceCore
 import Synchronization
 

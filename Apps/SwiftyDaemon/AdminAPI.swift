@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 
 /// The admin endpoints: `/livez` (the process answers), `/readyz` (503 while starting and

@@ -1,6 +1,8 @@
 import FeedModule
 import Foundation
 import HTTPServer
+import HTTPTypes
+import JSON
 import PaymentModule
 import ServiceCore
 import UserModule

@@ -1,5 +1,7 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
+import JSON
 import ServiceCore
 
 /// An RFC 9457 problem answer of the app API, with the request id.

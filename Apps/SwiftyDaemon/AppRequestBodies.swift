@@ -1,5 +1,7 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
+import JSON
 import ServiceCore
 
 /// `POST /v1/posts`: `{"text": "...", "attachments": [{"fileName", "contentType", "data"}]}`,

@@ -1,6 +1,7 @@
 import AppLogging
 import Foundation
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 import Synchronization
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 
 /// Records every upstream attempt in the metrics and in the app request's trace: module,

@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 
 /// Caps each attempt's timeout at the module's configured one.

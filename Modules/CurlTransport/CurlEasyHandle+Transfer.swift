@@ -1,4 +1,5 @@
 import CCurl
+import HTTPTypes
 import ServiceCore
 
 extension CurlEasyHandle {

@@ -1,4 +1,5 @@
 import CCurl
+import EventLoops
 import Glibc
 import ServiceCore
 

@@ -1,4 +1,5 @@
 import CCurl
+import EventLoops
 import Foundation
 import ServiceCore
 import Synchronization

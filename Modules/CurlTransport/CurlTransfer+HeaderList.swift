@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HTTPTypes
 import ServiceCore
 
 extension CurlTransfer {

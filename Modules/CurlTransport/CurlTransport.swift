@@ -1,3 +1,5 @@
+import EventLoops
+public import HTTPTypes
 public import ServiceCore
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 public import ServiceCore
 
 extension FeedService {

@@ -1,5 +1,7 @@
 import CHTTPParser
+import EventLoops
 import Foundation
+import HTTPTypes
 import ServiceCore
 
 /// One keep-alive TCP connection of an ``HTTP1LoopClient`` and the response being read on it.

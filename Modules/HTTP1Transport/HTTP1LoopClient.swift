@@ -1,6 +1,8 @@
 import CHTTPParser
 import Dispatch
+import EventLoops
 import Glibc
+import HTTPTypes
 import ServiceCore
 
 /// The fast path on one ``ServiceCore/IOEventLoop``: its keep-alive connections, the requests on

@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 
 /// The bytes of one HTTP/1.1 request: request line, header fields, blank line and body.

@@ -1,5 +1,6 @@
 import CHTTPParser
 import Foundation
+import HTTPTypes
 import ServiceCore
 
 /// Feeds a connection's bytes to http-parser and fills the connection's response fields from its

@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 
 /// Where a request goes on the fast path: a host and port, the `Host` value and the request

@@ -1,3 +1,5 @@
+import EventLoops
+public import HTTPTypes
 public import ServiceCore
 
 /// A ``ServiceCore/Transport`` for cleartext HTTP/1.1 upstreams on an HTTP server's own network

@@ -1,8 +1,8 @@
 import CMicroHTTPD
 import Dispatch
+import EventLoops
 import Foundation
 import Glibc
-import ServiceCore
 import Synchronization
 
 /// One network thread: it drives one libmicrohttpd daemon in external-polling (epoll) mode and is

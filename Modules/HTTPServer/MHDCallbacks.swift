@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import ServiceCore
+import HTTPTypes
 import Synchronization
 
 /// The C callbacks handed to libmicrohttpd. They are static functions (never closures) so they

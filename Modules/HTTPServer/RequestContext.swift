@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import ServiceCore
+import HTTPTypes
 import Synchronization
 
 /// The server's state for one request, from the request line to the completed callback.

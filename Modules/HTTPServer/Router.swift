@@ -1,4 +1,4 @@
-import ServiceCore
+import HTTPTypes
 
 /// Routes requests by method and path pattern to handlers; it is itself a handler.
 ///

@@ -1,7 +1,7 @@
 import AppLogging
 import CMicroHTTPD
 import Foundation
-import ServiceCore
+import HTTPTypes
 import Synchronization
 
 extension ServerCore {

@@ -1,4 +1,4 @@
-public import ServiceCore
+public import HTTPTypes
 
 /// The header fields of a request or an answer: ServiceCore's ``ServiceCore/HTTPHeaders``.
 ///

@@ -1,5 +1,5 @@
 public import Foundation
-public import ServiceCore
+public import HTTPTypes
 
 /// One HTTP request as the server received it.
 ///

@@ -1,5 +1,6 @@
 public import Foundation
-import ServiceCore
+import HTTPTypes
+import JSON
 
 extension ServerResponse {
     /// A 200 JSON response from an `Encodable` value; a 500 problem if the value cannot be encoded.

@@ -1,5 +1,5 @@
 public import Foundation
-public import ServiceCore
+public import HTTPTypes
 
 /// The answer a handler gives to one request.
 ///

@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 
 /// Text handling shared by the signature base, the signer and the verifier.

@@ -1,5 +1,6 @@
 public import Foundation
-public import ServiceCore
+public import HTTPTypes
+import ServiceCore
 
 /// Signs HTTP messages with one key (RFC 9421 `hmac-sha256`, RFC 9530 `Content-Digest`).
 ///

@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 
 extension SignableMessage {

@@ -1,5 +1,6 @@
 public import Foundation
-public import ServiceCore
+public import HTTPTypes
+import ServiceCore
 
 /// An HTTP message as signing sees it: the parts RFC 9421 derives components from, the header
 /// fields in order, and the body.

@@ -1,3 +1,4 @@
+public import HTTPTypes
 public import ServiceCore
 
 /// Signs every request just before it is sent: a fresh signature per attempt.

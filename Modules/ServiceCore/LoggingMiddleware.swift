@@ -1,5 +1,6 @@
 public import AppLogging
 import Foundation
+public import HTTPTypes
 
 /// Logs each attempt: the request line and redacted headers at `debug`, the outcome with its
 /// duration at `info` (or `warning` for failures).

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// An ordered list of named query or form values.
 ///
 /// Build it from a literal; a `nil` value leaves its name out, so optional parameters need no

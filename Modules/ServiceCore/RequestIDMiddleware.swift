@@ -1,3 +1,5 @@
+public import HTTPTypes
+
 /// Adds the logical request's id as a header (`X-Request-ID` by default), the same on every
 /// attempt, so upstream logs can be joined with ours.
 public struct RequestIDMiddleware: Middleware {

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The path of a service case, relative to its base URL, built by string interpolation.
 ///
 /// Literal text is taken as written (it must already be a valid URL path); every interpolated

@@ -1,3 +1,5 @@
+public import HTTPTypes
+
 /// How a service case may be sent: its timeout, whether it may be retried, and which status
 /// codes count as success.
 ///

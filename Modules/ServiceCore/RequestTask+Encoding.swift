@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 extension RequestTask {
     /// The query and body a task produces.

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPTypes
 
 /// Describes one upstream API as a type, usually an enum with a case per endpoint.
 ///

@@ -1,5 +1,7 @@
 import AppLogging
 public import Foundation
+public import HTTPTypes
+import JSON
 import Synchronization
 
 /// Sends the cases of one ``Service`` through a middleware chain and a transport.

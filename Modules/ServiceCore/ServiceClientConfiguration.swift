@@ -1,5 +1,7 @@
 public import AppLogging
 public import Foundation
+public import HTTPTypes
+public import JSON
 import Synchronization
 
 /// The settings of a ``ServiceClient`` beyond its base URL, transport and middlewares.

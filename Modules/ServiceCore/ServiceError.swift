@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPTypes
 
 /// Every failure of a ``ServiceClient`` call, with what is known about it.
 ///

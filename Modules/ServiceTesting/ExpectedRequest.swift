@@ -1,5 +1,6 @@
 import Foundation
-public import ServiceCore
+public import HTTPTypes
+import ServiceCore
 public import Testing
 
 /// The exact request a service case must produce: method, URL text, every header field in order,

@@ -1,5 +1,6 @@
 public import Foundation
-public import ServiceCore
+public import HTTPTypes
+import ServiceCore
 
 /// Loads test data (JSON, bytes) from a test target's resources and builds responses from it.
 ///

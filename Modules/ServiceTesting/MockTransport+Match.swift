@@ -1,3 +1,4 @@
+public import HTTPTypes
 public import ServiceCore
 
 extension MockTransport {

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPTypes
 public import ServiceCore
 
 extension MockTransport {

@@ -1,4 +1,5 @@
 import Foundation
+public import HTTPTypes
 public import ServiceCore
 import Synchronization
 

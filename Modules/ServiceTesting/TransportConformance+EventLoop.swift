@@ -1,3 +1,4 @@
+import EventLoops
 import ServiceCore
 
 extension TransportConformance {

@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPServer
-public import ServiceCore
+public import HTTPTypes
+import ServiceCore
 
 extension TransportConformance {
     /// The suite's server side, as an ``HTTPServer/HTTPServer`` handler.

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+import HTTPTypes
 import ServiceCore
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationNetworking
+public import HTTPTypes
 public import ServiceCore
 
 /// A ``ServiceCore/Transport`` on Foundation's `URLSession`: portable, the library's default.

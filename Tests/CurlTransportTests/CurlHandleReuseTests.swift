@@ -1,6 +1,7 @@
 import CurlTransport
 import Foundation
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 import ServiceTesting
 import Testing

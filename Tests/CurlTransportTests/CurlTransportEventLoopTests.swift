@@ -1,6 +1,8 @@
 import CurlTransport
+import EventLoops
 import Foundation
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 import ServiceTesting
 import Synchronization

@@ -1,7 +1,9 @@
 import CurlTransport
+import EventLoops
 import Foundation
 import HTTP1Transport
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 import ServiceTesting
 import Synchronization
@@ -322,7 +324,7 @@ struct HTTP1TransportTests {
         HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:9/a")!, headers: ["Bad Name": "x"]),
         HTTPRequest(method: HTTPMethod(rawValue: "GET /x"), url: URL(string: "http://127.0.0.1:9/a")!),
     ])
-    func refusesRequestsThatCannotBeWritten(_ request: HTTPRequest) async throws {
+    func refusesRequestsThatCannotBeWritten(_ request: HTTPTypes.HTTPRequest) async throws {
         let code = try await onLoop { transport, _ -> TransportError.Code? in
             do {
                 _ = try await transport.send(request)

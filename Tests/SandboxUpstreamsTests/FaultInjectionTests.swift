@@ -1,5 +1,6 @@
 import FeedModule
 import Foundation
+import HTTPTypes
 import PaymentModule
 import SandboxUpstreams
 import ServiceCore

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import SandboxUpstreams
 import ServiceCore
 import Testing

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import JSON
 import ServiceCore
 
 /// A feature module's identity, as a module declares it, for the shared-API tests.

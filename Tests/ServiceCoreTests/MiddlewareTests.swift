@@ -1,5 +1,6 @@
 import AppLogging
 import Foundation
+import HTTPTypes
 import ServiceCore
 import Testing
 

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import JSON
 import ServiceCore
 import Testing
 

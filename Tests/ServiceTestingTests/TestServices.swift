@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import ServiceCore
 
 /// A user directory, as a feature module would declare it.

@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 import SigningTool
 import Testing

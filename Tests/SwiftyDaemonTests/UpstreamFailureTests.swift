@@ -1,6 +1,7 @@
 import AppLogging
 import Foundation
 import HTTPServer
+import HTTPTypes
 import RequestSigning
 import SandboxUpstreams
 import ServiceCore

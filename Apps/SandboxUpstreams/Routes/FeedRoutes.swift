@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 
 /// The feed upstream's routes (`docs/upstreams.md` section 3).

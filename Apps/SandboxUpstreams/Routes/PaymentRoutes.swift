@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 
 /// The payment upstream's routes (`docs/upstreams.md` section 4), with idempotent charges and

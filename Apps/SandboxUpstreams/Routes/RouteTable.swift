@@ -1,5 +1,7 @@
 import Foundation
 import HTTPServer
+import HTTPTypes
+import JSON
 import ServiceCore
 
 /// Builds a ``HTTPServer/Router`` whose handlers may throw a ``Problem``, which becomes the

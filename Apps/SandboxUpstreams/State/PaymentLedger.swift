@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import ServiceCore
 
 /// An answer kept for an idempotency key: what the first request got, byte for byte.

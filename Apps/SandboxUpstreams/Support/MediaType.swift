@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 
 /// A parsed `Content-Type` value (RFC 9110 section 8.3.1): `type/subtype` in lower case and its

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 
 /// Reads request bodies under the contract's media types and limits.

@@ -1,6 +1,7 @@
 import AppLogging
 import Foundation
 import HTTPServer
+import HTTPTypes
 import ServiceCore
 
 /// Answers one upstream's requests: signature first, then injected faults, then the routes;

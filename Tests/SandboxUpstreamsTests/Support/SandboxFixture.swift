@@ -2,6 +2,7 @@ import AppLogging
 import CurlTransport
 import FeedModule
 import Foundation
+import HTTPTypes
 import PaymentModule
 import RequestSigning
 import SandboxUpstreams

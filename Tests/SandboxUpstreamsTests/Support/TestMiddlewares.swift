@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import ServiceCore
 
 /// Changes a request after it was signed (placed between the signer and the transport).

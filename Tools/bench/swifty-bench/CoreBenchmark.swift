@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import ServiceCore
 
 /// Measures building a request from a service case: URL, headers and a ~200-byte JSON body.

@@ -1,5 +1,6 @@
 import CurlTransport
 import Foundation
+import HTTPTypes
 import ServiceCore
 import Synchronization
 import URLSessionTransport

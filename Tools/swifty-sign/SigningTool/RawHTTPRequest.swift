@@ -1,4 +1,5 @@
-public import ServiceCore
+public import HTTPTypes
+import ServiceCore
 
 /// A raw HTTP/1.1 request as text: request line, header fields, body, with CRLF or LF line
 /// ends.

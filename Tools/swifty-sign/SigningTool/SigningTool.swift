@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPTypes
 import RequestSigning
 import ServiceCore
 

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceCore
+import JSON
 import Testing
 
 struct StreamingJSONDecoderTests {

@@ -1,5 +1,5 @@
+import EventLoops
 import Foundation
-import ServiceCore
 import Synchronization
 import Testing
 

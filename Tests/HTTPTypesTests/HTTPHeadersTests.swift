@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ServiceCore
+@testable import HTTPTypes
 
 struct HTTPHeadersTests {
     @Test func lookupIsCaseInsensitiveAndOrderIsKept() {

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceCore
+import JSON
 import Testing
 
 /// Byte-exact output of ``StreamingJSONEncoder`` for the shapes its fast paths handle: the
