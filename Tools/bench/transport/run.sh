@@ -8,7 +8,8 @@
 # 2. upstream connections: distinct `$connection` values in nginx's access log during one curl
 #    run (and one URLSession run, for comparison).
 # 3. memory: `swifty-bench transport memory`, 200k requests through curl, RSS after each 50k.
-# Prints a Markdown report on stdout. Needs nginx (nginx-light) and a release build.
+# Prints a Markdown report on stdout and writes the figures to RESULTS_DIR/transport.tsv
+# (Tools/bench/results.sh). Needs nginx (nginx-light) and a release build.
 set -euo pipefail
 
 DURATION=10
@@ -29,6 +30,8 @@ done
 
 ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
 cd "$ROOT"
+# shellcheck source=../results.sh
+. "$ROOT/Tools/bench/results.sh"
 if [[ $BUILD == 1 ]]; then
     swift build -c release --product swifty-bench >&2
 fi
@@ -127,3 +130,15 @@ Command: \`Tools/bench/transport/run.sh --duration $DURATION --rounds $ROUNDS --
 $memory
 \`\`\`
 REPORT
+
+results_begin transport
+result ratio "libcurl / URLSession, req/s at $CONCURRENCY concurrent" "$RATIO" x 5 higher
+result figure "libcurl req/s" "$CURL_MEDIAN" req/s - - ours
+result figure "URLSession req/s" "$URLS_MEDIAN" req/s - - anchor
+result figure "libcurl p99, last round" "$CURL_P99" us - - ours
+result figure "URLSession p99, last round" "$URLS_P99" us - - anchor
+result figure "libcurl upstream connections per run, most" \
+    "$(printf '%s\n' $CURL_CONNECTIONS | sort -n | tail -1)" count $((2 * CONCURRENCY)) lower ours
+result figure "RSS growth over $REQUESTS requests, first to last 50k" \
+    "$(echo "$memory" | field rss_growth_first_to_last_chunk_percent)" % 5 lower ours
+results_end
