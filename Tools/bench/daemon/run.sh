@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Daemon benchmarks: the issue-6 floors of swiftyd, release build, loopback only, one run.
+# Daemon benchmarks: the floors of swiftyd, release build, loopback only, one run.
 #
 #   Tools/bench/daemon/run.sh                     # everything, defaults below (about 7 minutes)
 #   ROUNDS=5 Tools/bench/daemon/run.sh            # more interleaved proxy rounds

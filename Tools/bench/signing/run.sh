@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Signing benchmark (issue 4 floors): signing and verifying typical requests against raw OpenSSL.
+# Signing benchmark (floors: sign at most 3x, verify at most 4x): signing and verifying typical requests against raw OpenSSL.
 #
 #   Tools/bench/signing/run.sh [--iterations N] [--rounds N] [--skip-build]
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Transport benchmark (issue 3 floors): libcurl vs URLSession against a loopback nginx `return 200`.
+# Transport benchmark: libcurl vs URLSession against a loopback nginx `return 200`.
 #
 #   Tools/bench/transport/run.sh [--duration S] [--rounds N] [--requests N] [--skip-build]
 #
@@ -108,7 +108,7 @@ RATIO=$(awk -v c="$CURL_MEDIAN" -v u="$URLS_MEDIAN" 'BEGIN { printf "%.1f", (u >
 memory=$(client memory --transport curl --url "$URL" --concurrency "$CONCURRENCY" --requests "$REQUESTS" --sample-every 50000)
 
 cat <<REPORT
-## Transports (issue 3)
+## Transports
 
 Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r); \
 nginx $(nginx -v 2>&1 | cut -d/ -f2) \`return 200\` (1 worker, CPU 0, keepalive_requests 1000000); client on CPU 1.
