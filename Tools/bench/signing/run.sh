@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Signing benchmark (floors: sign at most 3x, verify at most 4x): signing and verifying typical requests against raw OpenSSL.
+# Signing benchmark: signing and verifying typical requests against raw OpenSSL (floors: signing
+# at most 3x, verifying at most 4x).
 #
 #   Tools/bench/signing/run.sh [--iterations N] [--rounds N] [--skip-build]
 #
@@ -20,7 +21,7 @@ while [[ $# -gt 0 ]]; do
         --iterations) ITERATIONS="$2"; shift 2 ;;
         --rounds) ROUNDS="$2"; shift 2 ;;
         --skip-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 64 ;;
     esac
 done
