@@ -110,7 +110,7 @@ GNUPLOT
 
 plot_chart "$WORK/ratios.tsv" "$OUT/bench-ratios.svg" "Ratio to the anchor\ngreen: meets its floor, red: misses it; black mark: the floor" \
     "ratio (log scale)" log
-plot_chart "$WORK/cpu.tsv" "$OUT/bench-cpu.svg" "CPU per request\ngrey: the anchor, nginx and its upstream; blue: Swifty; black mark: a floor" \
+plot_chart "$WORK/cpu.tsv" "$OUT/bench-cpu.svg" "CPU per request\ngrey: the anchor; blue: Swifty; black mark: a floor" \
     "µs of CPU per request" linear
 
 # Every figure held to a floor, with its verdict.

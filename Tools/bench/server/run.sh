@@ -142,7 +142,7 @@ results_begin server
 result ratio "swifty / nginx return 200, req/s" "$RATIO" x 0.35 higher
 result cpu "nginx return 200" "$NC" us - - anchor
 result cpu "swifty-bench server" "$SC" us - - ours
-result figure "nginx req/s" "$N" req/s
-result figure "swifty req/s" "$S" req/s
+result figure "nginx req/s" "$N" req/s - - anchor
+result figure "swifty req/s" "$S" req/s - - ours
 result figure "CPU per request nginx/swifty" "$CPU_RATIO" x
 results_end
