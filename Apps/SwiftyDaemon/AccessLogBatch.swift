@@ -15,8 +15,8 @@ import Synchronization
 /// lines past ``flushThreshold`` bytes are written at once too.
 ///
 /// Each `write(2)` holds whole lines and at most ``atomicWriteLimit`` bytes (unless one line is
-/// longer), as one line each did before: on a pipe or a stream socket (journald's), a write that
-/// size is not split, so another thread's lines never land inside one of ours.
+/// longer): on a pipe or a stream socket (journald's), a write that size is not split, so
+/// another thread's lines never land inside one of ours.
 final class AccessLogBatch: Sendable {
     /// Pending bytes past which a loop's lines are written without waiting for the flush.
     static let flushThreshold = 64 * 1024

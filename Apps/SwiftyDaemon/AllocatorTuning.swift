@@ -7,7 +7,7 @@
 /// `swiftyd` links tcmalloc (gperftools' minimal build), which then serves `malloc` and `free`
 /// for the whole process: the Swift runtime, Foundation, libcurl, libmicrohttpd and OpenSSL. A
 /// proxied request makes about 90 small allocations, and tcmalloc's per-thread caches serve them
-/// with less work than glibc's bins (docs/benchmarks.md). A process that embeds `SwiftyDaemon`
+/// with less work than glibc's bins. A process that embeds `SwiftyDaemon`
 /// without linking tcmalloc keeps glibc's allocator; ``apply()`` then tunes that one.
 public enum AllocatorTuning {
     /// The allocator serving `malloc` in this process: `tcmalloc <version>` when tcmalloc is
@@ -43,8 +43,7 @@ public enum AllocatorTuning {
     ///
     /// Every proxied request frees many small blocks (libcurl's, the async task's) and then asks
     /// for blocks of about 1 KiB (the slabs of the async task allocator), and each such request first
-    /// merges every fastbin chunk (`malloc_consolidate`). Without fastbins that work is gone
-    /// (about 2 µs per proxied request when `swiftyd` ran on glibc's allocator).
+    /// merges every fastbin chunk (`malloc_consolidate`). Without fastbins that work is gone.
     ///
     /// Call it first thing in `main`, while the process has one thread: glibc reads the setting
     /// without a lock, so changing it while other threads allocate can leave their frees and

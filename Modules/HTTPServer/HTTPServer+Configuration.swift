@@ -39,9 +39,7 @@ extension HTTPServer {
         /// applies first.
         ///
         /// libmicrohttpd clears half of this memory before every request (the read buffer it starts
-        /// each request with), so a larger value costs time on every request, not only memory: with
-        /// 64 busy connections, 32 KiB each made every request of a proxy and its upstream on one
-        /// core about 5 % dearer than 16 KiB each (docs/benchmarks.md).
+        /// each request with), so a larger value costs time on every request, not only memory.
         public var connectionMemoryLimit: Int
         /// The length of the kernel's queue of connections not yet accepted.
         public var listenBacklog: Int

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Daemon benchmarks: the issue-6 floors of swiftyd, release build, loopback only, one run.
+# Daemon benchmarks: the floors of swiftyd, release build, loopback only, one run.
 #
 #   Tools/bench/daemon/run.sh                     # everything, defaults below (about 7 minutes)
 #   ROUNDS=5 Tools/bench/daemon/run.sh            # more interleaved proxy rounds
@@ -20,7 +20,8 @@
 # 4. start: 20 starts of swiftyd in sandbox mode (fixed free ports), time from exec to /readyz
 #    answering 200, median. Floor: < 300 ms.
 #
-# Every process it starts is stopped on exit, also on Ctrl-C; every wait is bounded.
+# Every process it starts is stopped on exit, also on Ctrl-C; every wait is bounded. The figures
+# of the parts run go to RESULTS_DIR/daemon-TRANSPORT.tsv (Tools/bench/results.sh).
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -44,10 +45,13 @@ cd "$ROOT"
 case "$ONLY" in all | proxy | home | rss | start) ;; *) echo "ONLY must be all, proxy, home, rss or start" >&2; exit 64 ;; esac
 # shellcheck source=common.sh
 . "$ROOT/Tools/bench/daemon/common.sh"
+# shellcheck source=../results.sh
+. "$ROOT/Tools/bench/results.sh"
 require_tools "wrk nginx-light util-linux curl gawk iproute2" wrk nginx taskset curl awk ss
 build_binaries
 
 machine "start"
+results_begin "daemon-$TRANSPORT"
 
 mkdir -p "$WORK/keys"
 # The keys every live-mode upstream and swiftyd share: written once by a sandbox-upstreams.
@@ -198,6 +202,18 @@ CONF
     SUMMARY+=("  swiftyd ($TRANSPORT transport): median $SM req/s, p99 $(printf '%s\n' "${S_P99[@]}" | median) ms; per request $SC us CPU, $(printf '%s\n' "${S_CS[@]}" | median) context switches; upstream (verifying) $VUC us CPU")
     SUMMARY+=("  CPU per request, proxy alone nginx/swiftyd: $(awk -v a="$NC" -v b="$SC" 'BEGIN { printf "%.2f", a / b }'); proxy + upstream: $(awk -v a="$NC" -v b="$NUC" -v c="$SC" -v d="$VUC" 'BEGIN { printf "%.2f", (a + b) / (c + d) }') (the throughput ratio a dedicated core 0 would give)")
     SUMMARY+=("  (wrk -t1 -c$CONNECTIONS -d$DURATION --latency, $ROUNDS interleaved rounds; swiftyd threads $THREADS, nginx 1 worker; both upstreams, swiftyd and nginx on core $PROXY_CORE, wrk on core $WRK_CORE)")
+    result ratio "swiftyd ($TRANSPORT) / nginx proxy_pass, req/s" "$RATIO" x 0.4 higher
+    result cpu "nginx proxy_pass" "$NC" us - - anchor
+    result cpu "its upstream" "$NUC" us - - anchor
+    result cpu "swiftyd ($TRANSPORT)" "$SC" us - - ours
+    result cpu "its upstream, verifying" "$VUC" us - - ours
+    result figure "nginx req/s" "$NM" req/s - - anchor
+    result figure "swiftyd req/s" "$SM" req/s - - ours
+    result figure "swiftyd p99" "$(printf '%s\n' "${S_P99[@]}" | median)" ms - - ours
+    result figure "CPU per request, proxy + upstream, nginx/swiftyd" \
+        "$(awk -v a="$NC" -v b="$NUC" -v c="$SC" -v d="$VUC" 'BEGIN { printf "%.2f", (a + b) / (c + d) }')" x
+    result figure "core busy, least of the rounds" "$LEAST_BUSY" share 0.9 higher
+    result figure "errors" "$ERRORS" count 0 lower
     stop "$S_PID"
     stop "$NGINX_PID"
     stop "$V_PID"
@@ -219,6 +235,8 @@ if [ "$ONLY" = all ] || [ "$ONLY" = home ]; then
     verdict=$(awk -v p="$p50" -v e="$errors" 'BEGIN { print (p < 70 && e == 0) ? "PASS" : "FAIL" }')
     SUMMARY+=("floor 2 (/v1/home p50 < 70 ms with ${LATENCY_MS} ms per upstream): $verdict: p50 $p50 ms, p75 $(wrk_pct "$WORK/home.wrk" 75) ms, p90 $(wrk_pct "$WORK/home.wrk" 90) ms, p99 $p99 ms, $rps req/s, errors $errors")
     SUMMARY+=("  (wrk -t1 -c$HOME_CONNECTIONS -d$HOME_DURATION --latency; swiftyd sandbox mode on core $PROXY_CORE, wrk on core $WRK_CORE)")
+    result figure "/v1/home p50, ${LATENCY_MS} ms per upstream" "$p50" ms 70 lower ours
+    result figure "/v1/home p99, ${LATENCY_MS} ms per upstream" "$p99" ms - - ours
     stop "$D_PID"
 fi
 
@@ -259,6 +277,7 @@ if [ "$ONLY" = all ] || [ "$ONLY" = rss ]; then
     errors=$(wrk_errors "$WORK/rss.wrk")
     verdict=$(awk -v p="$peak" -v h="$hwm" -v e="$errors" 'BEGIN { print (p < 96 * 1024 && h < 96 * 1024 && e == 0) ? "PASS" : "FAIL" }')
     SUMMARY+=("floor 3a (RSS < 96 MB after ${RSS_SECONDS} s at $CONNECTIONS connections): $verdict: VmRSS KiB before $before, during ${SAMPLES[*]:1}, at the end $after, 5 s later $idle; VmHWM $hwm KiB; $(wrk_rps "$WORK/rss.wrk") req/s, $(wrk_requests "$WORK/rss.wrk") requests, errors $errors")
+    result figure "RSS, highest over ${RSS_SECONDS} s" "$(( hwm > peak ? hwm : peak ))" KiB $((96 * 1024)) lower ours
     stop "$R_PID"
     stop "$R_UP"
 fi
@@ -299,9 +318,11 @@ if [ "$ONLY" = all ] || [ "$ONLY" = start ]; then
     max=$(printf '%s\n' "${TIMES[@]}" | sort -g | tail -1)
     verdict=$(awk -v m="$med" 'BEGIN { print (m < 300) ? "PASS" : "FAIL" }')
     SUMMARY+=("floor 3b (start to ready < 300 ms): $verdict: median $med ms of $STARTS starts (min $min, max $max); all: ${TIMES[*]}")
+    result figure "start to ready, median" "$med" ms 300 lower ours
 fi
 
 echo
 echo "== summary"
 machine "end"
 printf '%s\n' "${SUMMARY[@]}"
+results_end

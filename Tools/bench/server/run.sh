@@ -7,7 +7,8 @@
 #
 # Prints, per round, req/s and the server's CPU time per request (utime+stime from /proc, which
 # stays meaningful when other processes compete for the core), then the medians and the ratios
-# swifty/nginx (issue floor: 0.35): by throughput, and by CPU per request (capacity on a full core).
+# swifty/nginx (floor: 0.35): by throughput, and by CPU per request (capacity on a full core).
+# Writes them to RESULTS_DIR/server.tsv (Tools/bench/results.sh).
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -22,6 +23,8 @@ WRK_CORE=${WRK_CORE:-1}
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
+# shellcheck source=../results.sh
+. "$ROOT/Tools/bench/results.sh"
 for tool in wrk nginx taskset; do
     command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install wrk nginx-light util-linux)" >&2; exit 1; }
 done
@@ -134,3 +137,12 @@ echo "median nginx return 200: $N req/s, $NC us CPU/request"
 echo "median swifty (hop: $HOP, threads: $THREADS): $S req/s, $SC us CPU/request"
 echo "throughput ratio swifty/nginx: $RATIO (median of per-round ratios: $ROUND_RATIO); floor 0.35"
 echo "CPU-per-request ratio nginx/swifty (capacity on a full core): $CPU_RATIO"
+
+results_begin server
+result ratio "swifty / nginx return 200, req/s" "$RATIO" x 0.35 higher
+result cpu "nginx return 200" "$NC" us - - anchor
+result cpu "swifty-bench server" "$SC" us - - ours
+result figure "nginx req/s" "$N" req/s - - anchor
+result figure "swifty req/s" "$S" req/s - - ours
+result figure "CPU per request nginx/swifty" "$CPU_RATIO" x
+results_end

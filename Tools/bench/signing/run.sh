@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Signing benchmark (issue 4 floors): signing and verifying typical requests against raw OpenSSL.
+# Signing benchmark: signing and verifying typical requests against raw OpenSSL (floors: signing
+# at most 3x, verifying at most 4x).
 #
 #   Tools/bench/signing/run.sh [--iterations N] [--rounds N] [--skip-build]
 #
@@ -8,8 +9,8 @@
 # SHA-256 of the body for a POST), then signing (HTTPRequest in, signed HTTPRequest out) and
 # verifying (with the replay guard in a steady state), interleaved in slices of 500 operations,
 # timed by thread CPU time; prints the median ns/op of N rounds and the ratio to the floor
-# (limits: 3x for signing, 4x for verifying). Also compares pooled keyed contexts with
-# EVP_MAC_CTX_dup per use.
+# (limits: 3x for signing, 4x for verifying). Writes the figures to RESULTS_DIR/signing.tsv
+# (Tools/bench/results.sh).
 set -euo pipefail
 
 ITERATIONS=100000
@@ -20,17 +21,37 @@ while [[ $# -gt 0 ]]; do
         --iterations) ITERATIONS="$2"; shift 2 ;;
         --rounds) ROUNDS="$2"; shift 2 ;;
         --skip-build) BUILD=0; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "unknown option $1" >&2; exit 64 ;;
     esac
 done
 
 ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
 cd "$ROOT"
+# shellcheck source=../results.sh
+. "$ROOT/Tools/bench/results.sh"
 if [[ "$BUILD" == 1 ]]; then
     swift build -c release --product swifty-bench >&2
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "openssl: $(openssl version)"
 echo "command: .build/release/swifty-bench signing $ITERATIONS $ROUNDS"
-"$ROOT/.build/release/swifty-bench" signing "$ITERATIONS" "$ROUNDS"
+OUTPUT=$(mktemp)
+trap 'rm -f "$OUTPUT"' EXIT
+"$ROOT/.build/release/swifty-bench" signing "$ITERATIONS" "$ROUNDS" | tee "$OUTPUT"
+
+# Each request's block starts with an unindented "NAME: METHOD URL" line; its floor, sign and
+# verify lines give "N ns/op" and, for sign and verify, "= Rx floor".
+results_begin signing
+awk -v OFS='\t' '
+    /^[^ ].*: (GET|POST|PUT|PATCH|DELETE) / { method = $0; sub(/.*: /, "", method); sub(/ .*/, "", method) }
+    /^  (floor|sign \(HTTPRequest|verify)/ {
+        what = $1; ns = $0; sub(/ ns\/op.*/, "", ns); sub(/.* /, "", ns)
+        print "figure", "signing", what " " method, ns, "ns", "-", "-", (what == "floor" ? "anchor" : "ours")
+        if (match($0, /= [0-9.]+x floor/)) {
+            ratio = substr($0, RSTART + 2, RLENGTH - 9)
+            print "ratio", "signing", what " " method " / raw OpenSSL", ratio, "x", (what == "sign" ? 3 : 4), "lower", "-"
+        }
+    }' "$OUTPUT" >>"$RESULTS_FILE"
+grep -q '^ratio' "$RESULTS_FILE" || echo "warning: no sign or verify figures found in the output" >&2
+results_end

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Transport benchmark (issue 3 floors): libcurl vs URLSession against a loopback nginx `return 200`.
+# Transport benchmark: libcurl vs URLSession against a loopback nginx `return 200`.
 #
 #   Tools/bench/transport/run.sh [--duration S] [--rounds N] [--requests N] [--skip-build]
 #
@@ -8,7 +8,8 @@
 # 2. upstream connections: distinct `$connection` values in nginx's access log during one curl
 #    run (and one URLSession run, for comparison).
 # 3. memory: `swifty-bench transport memory`, 200k requests through curl, RSS after each 50k.
-# Prints a Markdown report on stdout. Needs nginx (nginx-light) and a release build.
+# Prints a Markdown report on stdout and writes the figures to RESULTS_DIR/transport.tsv
+# (Tools/bench/results.sh). Needs nginx (nginx-light) and a release build.
 set -euo pipefail
 
 DURATION=10
@@ -29,6 +30,8 @@ done
 
 ROOT="$(cd "$(dirname "$0")/../../.." && pwd)"
 cd "$ROOT"
+# shellcheck source=../results.sh
+. "$ROOT/Tools/bench/results.sh"
 if [[ $BUILD == 1 ]]; then
     swift build -c release --product swifty-bench >&2
 fi
@@ -105,7 +108,7 @@ RATIO=$(awk -v c="$CURL_MEDIAN" -v u="$URLS_MEDIAN" 'BEGIN { printf "%.1f", (u >
 memory=$(client memory --transport curl --url "$URL" --concurrency "$CONCURRENCY" --requests "$REQUESTS" --sample-every 50000)
 
 cat <<REPORT
-## Transports (issue 3)
+## Transports
 
 Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r); \
 nginx $(nginx -v 2>&1 | cut -d/ -f2) \`return 200\` (1 worker, CPU 0, keepalive_requests 1000000); client on CPU 1.
@@ -127,3 +130,15 @@ Command: \`Tools/bench/transport/run.sh --duration $DURATION --rounds $ROUNDS --
 $memory
 \`\`\`
 REPORT
+
+results_begin transport
+result ratio "libcurl / URLSession, req/s at $CONCURRENCY concurrent" "$RATIO" x 5 higher
+result figure "libcurl req/s" "$CURL_MEDIAN" req/s - - ours
+result figure "URLSession req/s" "$URLS_MEDIAN" req/s - - anchor
+result figure "libcurl p99, last round" "$CURL_P99" us - - ours
+result figure "URLSession p99, last round" "$URLS_P99" us - - anchor
+result figure "libcurl upstream connections per run, most" \
+    "$(printf '%s\n' $CURL_CONNECTIONS | sort -n | tail -1)" count $((2 * CONCURRENCY)) lower ours
+result figure "RSS growth over $REQUESTS requests, first to last 50k" \
+    "$(echo "$memory" | field rss_growth_first_to_last_chunk_percent)" % 5 lower ours
+results_end
