@@ -36,6 +36,13 @@ package.targets += [
     .testTarget(name: "AppLoggingTests", dependencies: ["AppLogging"], path: "Tests/AppLoggingTests"),
 ]
 
+// MARK: - Lifecycle
+package.targets += [
+    .target(name: "AppLifecycle", dependencies: ["AppLogging"], path: "Modules/AppLifecycle"),
+    .testTarget(
+        name: "AppLifecycleTests", dependencies: ["AppLifecycle", "AppLogging"], path: "Tests/AppLifecycleTests"),
+]
+
 // MARK: - Core
 package.targets += [
     .target(name: "ServiceCore", dependencies: ["AppLogging"], path: "Modules/ServiceCore"),
@@ -152,6 +159,7 @@ package.targets += [
         name: "SandboxUpstreams",
         dependencies: [
             "HTTPServer", "RequestSigning", "AppLogging", "ServiceCore", "UserModule", "FeedModule", "PaymentModule",
+            "AppLifecycle",
         ],
         path: "Apps/SandboxUpstreams"
     ),
@@ -172,7 +180,7 @@ package.targets += [
         name: "SwiftyDaemon",
         dependencies: [
             "AppLogging", "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "HTTP1Transport",
-            "URLSessionTransport", "SandboxUpstreams",
+            "URLSessionTransport", "SandboxUpstreams", "AppLifecycle",
         ] + featureModules.map { .target(name: $0) },
         path: "Apps/SwiftyDaemon"
     ),
@@ -181,7 +189,7 @@ package.targets += [
         name: "SwiftyDaemonTests",
         dependencies: [
             "SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning",
-            "URLSessionTransport", "ServiceCore", "CurlTransport", "AppLogging",
+            "URLSessionTransport", "ServiceCore", "CurlTransport", "AppLogging", "AppLifecycle",
         ],
         path: "Tests/SwiftyDaemonTests"
     ),
@@ -208,6 +216,7 @@ package.targets += [
         name: "swifty-bench",
         dependencies: [
             "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport", "AppLogging",
+            "AppLifecycle",
         ],
         path: "Tools/bench/swifty-bench"
     ),
