@@ -60,7 +60,7 @@ public final class ServiceGroup: Sendable {
 
     /// Starts one part after the parts already running.
     /// - Parameter service: The part.
-    /// - Throws: ``ServiceGroupError`` as ``start(_:)-([any LifecycleService])`` does.
+    /// - Throws: ``ServiceGroupError`` as the form for several parts does.
     public func start(_ service: any LifecycleService) async throws(ServiceGroupError) {
         try await start([service])
     }

@@ -8,12 +8,13 @@ import Dispatch
 
 /// The signals a process receives, as an async sequence.
 ///
-/// Creating it sets the watched signals' action to ignore (`SIG_IGN`), so they no longer end
-/// the process, and installs a Dispatch signal source for each; every arrival is then an
-/// element. The signals stay ignored after the sequence is gone, so a late one cannot kill a
-/// process that meant to handle it. Create it before starting anything a signal should not
-/// interrupt: a signal that arrives earlier still acts as before, and one that arrives before
-/// the iteration starts waits for it.
+/// Creating it makes sure the watched signals no longer end the process (their default action
+/// becomes ignore, `SIG_IGN`) and installs a Dispatch signal source for each; it returns once
+/// the sources are registered, and every arrival from then on is an element. The signals stay
+/// harmless after the sequence is gone, so a late one cannot kill a process that meant to
+/// handle it. Create it before starting anything a signal should not interrupt: a signal that
+/// arrives earlier still acts as before, and one that arrives before the iteration starts waits
+/// for it.
 ///
 /// Iterate it once: each arrival is delivered once, so iterators made from copies of one
 /// sequence share the arrivals between them.
@@ -73,15 +74,31 @@ private final class SignalSources: @unchecked Sendable {
         self.arrivals = arrivals
         self.continuation = continuation
         let queue = DispatchQueue(label: "swifty.unix-signals")
+        let registered = DispatchGroup()
         sources = signals.map { watched in
-            // Ignored first, so the default action (ending the process) never runs; the source
-            // still sees each arrival.
-            signal(watched.rawValue, SIG_IGN)
+            Self.ignoreUnlessHandled(watched)
             let source = DispatchSource.makeSignalSource(signal: watched.rawValue, queue: queue)
             source.setEventHandler { continuation.yield(watched) }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             return source
         }
+        // Registration happens on Dispatch's own thread; until it is done an arrival would be
+        // ignored rather than delivered. It takes microseconds; the bound only guards a stall.
+        _ = registered.wait(timeout: .now() + .seconds(5))
+    }
+
+    /// Sets the signal's action to ignore while it is the default (ending the process), so it
+    /// cannot end the process before Dispatch takes it. An action already set is kept: on Linux,
+    /// Dispatch installs its own handler once per signal and relies on it for every later source.
+    private static func ignoreUnlessHandled(_ watched: UnixSignal) {
+        #if canImport(Glibc)
+            var current = sigaction()
+            guard sigaction(watched.rawValue, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil
+            else { return }
+        #endif
+        signal(watched.rawValue, SIG_IGN)
     }
 
     deinit {

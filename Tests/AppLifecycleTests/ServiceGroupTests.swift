@@ -64,18 +64,19 @@ struct ServiceGroupTests {
         ])
         let clock = ContinuousClock()
         let began = clock.now
-        await group.shutdown(gracePeriod: .milliseconds(500))
+        // Generous, so that a loaded machine still reaches the overrunning part before the deadline.
+        await group.shutdown(gracePeriod: .seconds(3))
         let took = clock.now - began
 
         // The overrunning part would drain for 60 s; it is cut off at the deadline and stopped.
-        #expect(took >= .milliseconds(500))
-        #expect(took < .seconds(20))
+        #expect(took >= .seconds(3))
+        #expect(took < .seconds(30))
         // Both parts drained before the cut-off saw the same deadline; the part after it had no
         // time left, so it was stopped without a drain.
         let deadline = try #require(log.deadline(of: "last"))
         #expect(log.deadline(of: "overrunning") == deadline)
-        #expect(deadline >= began + .milliseconds(500))
-        #expect(deadline < began + .seconds(20))
+        #expect(deadline >= began + .seconds(3))
+        #expect(deadline < began + .seconds(30))
         #expect(log.deadline(of: "first") == nil)
         #expect(
             log.all.filter { !$0.hasSuffix("ended") } == [

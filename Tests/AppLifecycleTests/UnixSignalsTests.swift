@@ -17,6 +17,17 @@ struct UnixSignalsTests {
         #expect(first == .user2)
     }
 
+    @Test func aLaterSequenceForTheSameSignalStillReceivesIt() async throws {
+        // SIGUSR1 here only, so no other test's signal lands in these sequences.
+        let earlier = UnixSignals([.user1])
+        #expect(kill(getpid(), SIGUSR1) == 0)
+        #expect(await Self.next(of: earlier, within: .seconds(10)) == .user1)
+
+        let later = UnixSignals([.user1])
+        #expect(kill(getpid(), SIGUSR1) == 0)
+        #expect(await Self.next(of: later, within: .seconds(10)) == .user1)
+    }
+
     @Test func signalsAreNamedAsKillNamesThem() {
         #expect(UnixSignal.terminate.description == "SIGTERM")
         #expect(UnixSignal.interrupt.description == "SIGINT")
