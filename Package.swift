@@ -46,6 +46,13 @@ package.targets += [
     .testTarget(name: "JSONTests", dependencies: ["JSON", "ServiceTesting"], path: "Tests/JSONTests"),
 ]
 
+// MARK: - Lifecycle
+package.targets += [
+    .target(name: "AppLifecycle", dependencies: ["AppLogging"], path: "Modules/AppLifecycle"),
+    .testTarget(
+        name: "AppLifecycleTests", dependencies: ["AppLifecycle", "AppLogging"], path: "Tests/AppLifecycleTests"),
+]
+
 // MARK: - Core
 package.targets += [
     .target(name: "ServiceCore", dependencies: ["AppLogging", "HTTPTypes", "JSON"], path: "Modules/ServiceCore"),
@@ -178,8 +185,7 @@ package.targets += [
         name: "SandboxUpstreams",
         dependencies: [
             "HTTPServer", "RequestSigning", "AppLogging", "ServiceCore", "HTTPTypes", "JSON", "UserModule",
-            "FeedModule",
-            "PaymentModule",
+            "FeedModule", "PaymentModule", "AppLifecycle",
         ],
         path: "Apps/SandboxUpstreams"
     ),
@@ -201,8 +207,7 @@ package.targets += [
         name: "SwiftyDaemon",
         dependencies: [
             "AppLogging", "ServiceCore", "HTTPTypes", "EventLoops", "JSON", "HTTPServer", "RequestSigning",
-            "CurlTransport",
-            "HTTP1Transport", "URLSessionTransport", "SandboxUpstreams",
+            "CurlTransport", "HTTP1Transport", "URLSessionTransport", "SandboxUpstreams", "AppLifecycle",
         ] + featureModules.map { .target(name: $0) },
         path: "Apps/SwiftyDaemon"
     ),
@@ -211,7 +216,7 @@ package.targets += [
         name: "SwiftyDaemonTests",
         dependencies: [
             "SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning",
-            "URLSessionTransport", "ServiceCore", "HTTPTypes", "CurlTransport", "AppLogging",
+            "URLSessionTransport", "ServiceCore", "HTTPTypes", "CurlTransport", "AppLogging", "AppLifecycle",
         ],
         path: "Tests/SwiftyDaemonTests"
     ),
@@ -239,7 +244,7 @@ package.targets += [
         name: "swifty-bench",
         dependencies: [
             "ServiceCore", "HTTPTypes", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport",
-            "AppLogging",
+            "AppLogging", "AppLifecycle",
         ],
         path: "Tools/bench/swifty-bench"
     ),

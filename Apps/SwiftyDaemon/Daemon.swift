@@ -1,3 +1,4 @@
+import AppLifecycle
 public import AppLogging
 import CurlTransport
 import FeedModule
@@ -13,8 +14,10 @@ import UserModule
 /// The composed daemon: the app API and admin servers, each feature module bound to its
 /// domain, key and transport, and (in sandbox mode) the sandbox upstreams.
 ///
-/// ``start(configuration:environment:logger:)`` is the composition root; ``drain()`` stops
-/// everything in reverse order.
+/// ``start(configuration:environment:logger:overrides:)`` is the composition root: it builds the
+/// long-running parts and starts them in a ``ServiceGroup``, in this order: the admin server,
+/// the sandbox upstreams (sandbox mode), the upstream transports, the app server, and last the
+/// readiness flag. ``drain()`` shuts them down in reverse order within `drainSeconds`.
 public final class Daemon: Sendable {
     /// The configuration the daemon runs with.
     public let configuration: DaemonConfiguration
@@ -31,11 +34,9 @@ public final class Daemon: Sendable {
     /// The sandbox's upstreams when running in sandbox mode.
     public let sandbox: SandboxRuntime?
 
+    private let services: ServiceGroup
     private let appServer: HTTPServer
     private let adminServer: HTTPServer
-    private let curl: CurlTransport?
-    private let http1: HTTP1Transport?
-    private let urlSession: URLSessionTransport?
     private let logger: Logger
 
     private init(
@@ -43,32 +44,32 @@ public final class Daemon: Sendable {
         readiness: Readiness,
         metrics: Metrics,
         sandbox: SandboxRuntime?,
+        services: ServiceGroup,
         appServer: HTTPServer,
         adminServer: HTTPServer,
-        curl: CurlTransport?,
-        http1: HTTP1Transport?,
-        urlSession: URLSessionTransport?,
         logger: Logger
     ) {
         self.configuration = configuration
         self.readiness = readiness
         self.metrics = metrics
         self.sandbox = sandbox
+        self.services = services
         self.appServer = appServer
         self.adminServer = adminServer
-        self.curl = curl
-        self.http1 = http1
-        self.urlSession = urlSession
         self.logger = logger
     }
 
     /// Builds and starts the daemon; it is ready (``Readiness/State/ready``) when this returns.
+    ///
+    /// When a step fails, the parts already started are stopped, the last started first.
     /// - Parameters:
     ///   - configuration: Validated settings.
     ///   - environment: The process environment (for `$CREDENTIALS_DIRECTORY`).
     ///   - logger: The daemon's logger; access-log lines use its handler too.
-    /// - Throws: ``ConfigurationProblems`` when a module cannot be bound, or the server's
-    ///   error when a port cannot be bound.
+    ///   - overrides: What a test or an embedding program replaces (transports, middleware, the
+    ///     token cache).
+    /// - Throws: ``ConfigurationProblems`` when a module cannot be bound, or a
+    ///   ``ServiceGroupError`` naming the part that could not start (a port that cannot be bound).
     public static func start(
         configuration: DaemonConfiguration,
         environment: [String: String],
@@ -77,15 +78,13 @@ public final class Daemon: Sendable {
     ) async throws -> Daemon {
         let readiness = Readiness()
         let metrics = Metrics()
-        // What has started so far, stopped in reverse order if a later step fails.
-        var started: [@Sendable () async -> Void] = []
+        let services = ServiceGroup(logger: logger)
         do {
             let adminServer = HTTPServer(
                 configuration: .init(host: configuration.adminHost, port: configuration.adminPort, threadCount: 1),
                 handler: AdminAPI(readiness: readiness, metrics: metrics).makeRouter().handle
             )
-            try adminServer.start()
-            started.append { await adminServer.shutdown(gracePeriod: .zero) }
+            try await services.start(HTTPServerService(name: "admin server", server: adminServer))
 
             var sandbox: SandboxRuntime?
             let bindings: [String: UpstreamBinding]
@@ -93,8 +92,8 @@ public final class Daemon: Sendable {
             case .live:
                 bindings = try UpstreamBinding.live(configuration, environment: environment)
             case .sandbox:
-                let runtime = try await SandboxRuntime.start(configuration: configuration, logger: logger)
-                started.append { await runtime.shutdown() }
+                let runtime = SandboxRuntime(configuration: configuration, logger: logger)
+                try await services.start(runtime)
                 sandbox = runtime
                 bindings = runtime.bindings(configuration)
             }
@@ -106,11 +105,7 @@ public final class Daemon: Sendable {
             let http1 =
                 bindings.values.contains { $0.transport == .http1 } ? curl.map { HTTP1Transport(fallback: $0) } : nil
             let urlSession = bindings.values.contains { $0.transport == .urlsession } ? URLSessionTransport() : nil
-            started.append {
-                await http1?.shutdown()
-                await curl?.shutdown()
-                urlSession?.shutdown()
-            }
+            try await services.start(UpstreamTransports(curl: curl, http1: http1, urlSession: urlSession))
             let modules = ModuleClientFactory(
                 bindings: bindings,
                 curl: curl,
@@ -143,39 +138,34 @@ public final class Daemon: Sendable {
                 ),
                 handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog).makeHandler()
             )
-            try appServer.start()
-            readiness.set(.ready)
+            try await services.start([
+                HTTPServerService(name: "app server", server: appServer),
+                ReadinessGate(readiness: readiness),
+            ])
             return Daemon(
                 configuration: configuration,
                 readiness: readiness,
                 metrics: metrics,
                 sandbox: sandbox,
+                services: services,
                 appServer: appServer,
                 adminServer: adminServer,
-                curl: curl,
-                http1: http1,
-                urlSession: urlSession,
                 logger: logger
             )
         } catch {
-            for stop in started.reversed() { await stop() }
+            // A part that failed to start has stopped the others already; this covers a step
+            // between parts (binding the modules) that failed.
+            await services.stop()
             throw error
         }
     }
 
     /// Stops taking work and finishes what is in flight: `/readyz` turns 503, the app server
-    /// stops accepting and lets in-flight requests finish within the configuration's drain
-    /// time, then the transports, the sandbox and the admin server stop.
+    /// stops accepting and lets in-flight requests finish, then the transports, the sandbox and
+    /// the admin server stop; all of it within the configuration's `drainSeconds`.
     public func drain() async {
-        readiness.set(.draining)
-        let grace = Duration.milliseconds(Int64(configuration.drainSeconds * 1000))
         logger.notice("draining", metadata: ["in_flight": .string(String(appServer.inFlightCount))])
-        await appServer.shutdown(gracePeriod: grace)
-        await http1?.shutdown(gracePeriod: .seconds(1))
-        await curl?.shutdown(gracePeriod: .seconds(1))
-        urlSession?.shutdown()
-        await sandbox?.shutdown()
-        await adminServer.shutdown(gracePeriod: .seconds(1))
+        await services.shutdown(gracePeriod: .milliseconds(Int64(configuration.drainSeconds * 1000)))
         logger.notice("stopped")
     }
 }

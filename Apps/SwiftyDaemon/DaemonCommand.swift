@@ -1,9 +1,12 @@
+import AppLifecycle
 import AppLogging
 import Foundation
-import HTTPServer
 
 /// `swiftyd`'s whole run: parse, configure, start, wait for a signal, drain. The executable's
 /// `@main` only calls ``run(arguments:environment:)``.
+///
+/// SIGTERM and SIGINT drain the daemon and end the run; SIGHUP is logged and ignored (the
+/// configuration is read at start only, so there is nothing to reload).
 public enum DaemonCommand {
     /// The version `--version` prints.
     public static let version = "0.1.0"
@@ -53,7 +56,8 @@ public enum DaemonCommand {
         var logger = Logger(label: "swiftyd")
         logger.logLevel = LogSetup.bootstrap(configuration.logging)
         logger.handler = LoggingSystem.makeHandler(label: "swiftyd")
-        let signals = SignalWatcher()
+        // Watched before anything starts, so a signal during start-up is handled once it is done.
+        let signals = UnixSignals([.terminate, .interrupt, .hangup])
         let notifier = SystemdNotifier(environment: environment)
         let daemon: Daemon
         do {
@@ -77,8 +81,14 @@ public enum DaemonCommand {
         FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         notifier.notify("READY=1")
 
-        for await signal in signals.signals {
-            logger.notice("signal received, draining", metadata: ["signal": .string(String(signal))])
+        for await signal in signals {
+            if signal == .hangup {
+                logger.notice(
+                    "signal ignored: the configuration is read at start only",
+                    metadata: ["signal": .string(signal.description)])
+                continue
+            }
+            logger.notice("signal received, draining", metadata: ["signal": .string(signal.description)])
             break
         }
         notifier.notify("STOPPING=1")

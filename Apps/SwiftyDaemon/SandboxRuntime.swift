@@ -1,18 +1,34 @@
+public import AppLifecycle
 import AppLogging
 public import SandboxUpstreams
+import Synchronization
 
 /// The sandbox upstreams as the daemon runs them in sandbox mode: started in process on
-/// loopback with freshly generated keys, one per module.
-public final class SandboxRuntime: Sendable {
-    /// The running upstreams, for their ports, keys and fault settings.
-    public let upstreams: SandboxUpstreams
+/// loopback with freshly generated keys, one per module; a part of the daemon's
+/// ``ServiceGroup`` that starts before the transports and stops after them.
+public final class SandboxRuntime: LifecycleService {
+    /// The part's name in logs and errors.
+    public let name = "sandbox upstreams"
 
-    private init(upstreams: SandboxUpstreams) {
-        self.upstreams = upstreams
+    private let configuration: DaemonConfiguration
+    private let logger: Logger
+    private let running = Mutex<SandboxUpstreams?>(nil)
+
+    /// The running upstreams, for their ports, keys and fault settings; available once started.
+    public var upstreams: SandboxUpstreams {
+        guard let upstreams = running.withLock({ $0 }) else {
+            preconditionFailure("the sandbox upstreams are read before they started")
+        }
+        return upstreams
+    }
+
+    init(configuration: DaemonConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
     }
 
     /// Generates keys and starts the three upstreams on ephemeral loopback ports.
-    static func start(configuration: DaemonConfiguration, logger: Logger) async throws -> SandboxRuntime {
+    public func start() async throws {
         var settings = SandboxUpstreams.Configuration()
         settings.host = "127.0.0.1"
         settings.logger = logger
@@ -23,7 +39,17 @@ public final class SandboxRuntime: Sendable {
         )
         for service in SandboxService.allCases { settings.faults[service] = faults }
         let upstreams = try await SandboxUpstreams.start(keys: try SandboxKeys.generate(), configuration: settings)
-        return SandboxRuntime(upstreams: upstreams)
+        running.withLock { $0 = upstreams }
+    }
+
+    /// Lets the upstreams' in-flight requests finish, by `deadline` at the latest, and stops them.
+    public func drain(until deadline: ContinuousClock.Instant) async {
+        await running.withLock { $0 }?.shutdown(gracePeriod: max(.zero, deadline - .now))
+    }
+
+    /// Stops the upstreams at once.
+    public func stop() async {
+        await running.withLock { $0 }?.shutdown(gracePeriod: .zero)
     }
 
     /// Each module bound to its sandbox upstream, signing with the sandbox's key for it; the
@@ -41,9 +67,5 @@ public final class SandboxRuntime: Sendable {
             )
         }
         return bindings
-    }
-
-    func shutdown() async {
-        await upstreams.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -1,5 +1,5 @@
+import AppLifecycle
 import Foundation
-import HTTPServer
 
 #if canImport(Glibc)
     import Glibc
@@ -12,8 +12,8 @@ import HTTPServer
 /// the options.
 public enum SandboxCommand {
     /// Blocks SIGTERM and SIGINT in the calling thread, so that every thread started after it
-    /// inherits the block and the signals reach only the command's signal watcher (a Dispatch
-    /// signal source). Call it first thing in `main`, before any other thread exists.
+    /// inherits the block and the signals reach only the command's ``UnixSignals`` (Dispatch
+    /// signal sources). Call it first thing in `main`, before any other thread exists.
     public static func blockTerminationSignals() {
         var set = sigset_t()
         sigemptyset(&set)
@@ -63,7 +63,7 @@ public enum SandboxCommand {
             writeError(noVerifyWarning)
         }
 
-        let signals = SignalWatcher()
+        let signals = UnixSignals([.terminate, .interrupt])
         let sandbox: SandboxUpstreams
         do {
             sandbox = try await SandboxUpstreams.start(keys: keys, configuration: configuration)
@@ -73,8 +73,9 @@ public enum SandboxCommand {
         }
         let lines = SandboxService.allCases.map { "\($0) \(sandbox.baseURLString(for: $0))\n" }.joined()
         writeOutput(lines)
-        let signal = await signals.next()
-        writeError("sandbox-upstreams: signal \(signal ?? 0) received, draining\n")
+        var arrivals = signals.makeAsyncIterator()
+        let signal = await arrivals.next()
+        writeError("sandbox-upstreams: \(signal.map { "\($0)" } ?? "signal") received, draining\n")
         await sandbox.shutdown(gracePeriod: .seconds(5))
         return 0
     }

@@ -1,3 +1,4 @@
+import AppLifecycle
 import AppLogging
 import Dispatch
 import Foundation
@@ -88,7 +89,7 @@ enum ServerBenchmark {
 
     /// Suspends until SIGINT or SIGTERM arrives.
     private static func waitForTermination() async {
-        let signals = SignalWatcher()
+        var signals = UnixSignals([.terminate, .interrupt]).makeAsyncIterator()
         _ = await signals.next()
     }
 }
