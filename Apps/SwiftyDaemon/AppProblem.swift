@@ -4,25 +4,30 @@ import HTTPTypes
 import JSON
 import ServiceCore
 
-/// An RFC 9457 problem answer of the app API, with the request id.
-struct AppProblem: Error, Encodable, Sendable {
-    var type = "about:blank"
-    var title: String
-    var status: Int
-    var detail: String
-    var requestId: String?
-    var module: String?
+/// An RFC 9457 problem answer of the app API: a ``ProblemDetails`` with the request id
+/// (`requestId`) and, for a failed module call, the module (`module`) as extension members.
+struct AppProblem: Error, Sendable {
+    /// The document sent.
+    var details: ProblemDetails
 
     init(_ status: Int, _ detail: String, module: String? = nil) {
-        self.status = status
-        self.title = ProblemDetails.reasonPhrase(for: status)
-        self.detail = detail
-        self.module = module
-        self.requestId = RequestTrace.current?.requestID
+        var extensions: [ProblemDetails.Extension] = []
+        if let requestID = RequestTrace.current?.requestID {
+            extensions.append(.init(name: "requestId", value: requestID))
+        }
+        if let module { extensions.append(.init(name: "module", value: module)) }
+        details = ProblemDetails(status: status, detail: detail, extensions: extensions)
     }
 
+    /// The HTTP status.
+    var status: Int { details.status ?? 500 }
+    /// What went wrong, for a person.
+    var detail: String { details.detail ?? "" }
+    /// The module whose call failed, if any.
+    var module: String? { details[extension: "module"] }
+
     var response: ServerResponse {
-        let body = (try? StreamingJSONEncoder().encode(self)) ?? Data("{}".utf8)
+        let body = (try? StreamingJSONEncoder().encode(details)) ?? Data("{}".utf8)
         return ServerResponse(status: status, headers: ["Content-Type": "application/problem+json"], body: body)
     }
 
@@ -73,6 +78,6 @@ struct AppProblem: Error, Encodable, Sendable {
 
     /// The `detail` of the upstream's problem envelope, if it decoded as one.
     private static func upstreamDetail(_ error: ServiceError) -> String? {
-        error.envelope(as: ProblemEnvelope.self)?.detail
+        error.envelope(as: ProblemDetails.self)?.detail
     }
 }

@@ -5,4 +5,4 @@ public import ServiceCore
 /// `docs/upstreams.md`.
 ///
 /// Read it from a failed call with `error.envelope(as: FeedErrorEnvelope.self)`.
-public typealias FeedErrorEnvelope = ProblemEnvelope
+public typealias FeedErrorEnvelope = ProblemDetails

@@ -143,10 +143,10 @@ public struct Router: Sendable {
         for (segment, part) in zip(segments, parts) {
             switch segment {
             case .literal(let literal):
-                guard part == literal || PercentDecoding.decode(part) == literal else { return nil }
+                guard part == literal || PercentEncoding.decode(part) == literal else { return nil }
             case .parameter(let name):
                 guard !part.isEmpty else { return nil }
-                guard let value = PercentDecoding.decode(part) else { return .some(nil) }
+                guard let value = PercentEncoding.decode(part) else { return .some(nil) }
                 pairs.append((name, value))
             }
         }

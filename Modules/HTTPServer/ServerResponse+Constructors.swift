@@ -1,5 +1,5 @@
 public import Foundation
-import HTTPTypes
+public import HTTPTypes
 import JSON
 
 extension ServerResponse {
@@ -66,12 +66,16 @@ extension ServerResponse {
     }
 
     /// An `application/problem+json` response (RFC 9457) from a problem document.
-    /// - Parameter details: The problem document; its `status` is the response status.
-    public static func problem(_ details: ProblemDetails) -> ServerResponse {
+    /// - Parameters:
+    ///   - details: The problem document; its `status` is the response status (500 when absent).
+    ///   - headers: Further header fields, such as `Retry-After` or `Allow`.
+    public static func problem(_ details: ProblemDetails, headers: ServerHeaders = [:]) -> ServerResponse {
         let body = (try? SortedKeysJSONEncoder().encode(details)) ?? Data("{}".utf8)
+        var fields: ServerHeaders = ["Content-Type": "application/problem+json"]
+        for field in headers { fields.add(name: field.name, value: field.value) }
         return ServerResponse(
-            status: details.status,
-            headers: ["Content-Type": "application/problem+json"],
+            status: details.status ?? 500,
+            headers: fields,
             body: body
         )
     }

@@ -1,4 +1,5 @@
-/// RFC 3986 percent-encoding for the parts of a URL the core builds.
+/// RFC 3986 percent-encoding for the parts of a URL the core builds, and the decoding of the
+/// parts a server reads.
 package enum PercentEncoding {
     /// Bytes kept as is in a path segment or query component: RFC 3986 unreserved
     /// (`A-Z a-z 0-9 - . _ ~`).
@@ -115,7 +116,47 @@ package enum PercentEncoding {
     }
 
     private static func isHex(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+        hexValue(byte) != nil
+    }
+
+    /// Decodes the `%HH` escapes of a path segment or a query name or value (RFC 3986 §2.1);
+    /// `+` is kept as it is. `nil` for a malformed escape or bytes that are not UTF-8.
+    package static func decode(_ segment: Substring) -> String? {
+        decode(segment.utf8)
+    }
+
+    /// Decodes the `%HH` escapes in `utf8`; `nil` for a malformed escape or bytes that are not UTF-8.
+    package static func decode(_ utf8: Substring.UTF8View) -> String? {
+        guard utf8.contains(UInt8(ascii: "%")) else { return String(Substring(utf8)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%") {
+                let first = utf8.index(after: index)
+                guard first < utf8.endIndex else { return nil }
+                let second = utf8.index(after: first)
+                guard second < utf8.endIndex, let high = hexValue(utf8[first]), let low = hexValue(utf8[second]) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
+                index = utf8.index(after: second)
+            } else {
+                bytes.append(byte)
+                index = utf8.index(after: index)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 

@@ -5,4 +5,4 @@ public import ServiceCore
 /// `docs/upstreams.md`.
 ///
 /// Read it from a failed call with `error.envelope(as: PaymentErrorEnvelope.self)`.
-public typealias PaymentErrorEnvelope = ProblemEnvelope
+public typealias PaymentErrorEnvelope = ProblemDetails

@@ -24,3 +24,6 @@ public typealias SortedKeysJSONEncoder = JSON.SortedKeysJSONEncoder
 
 /// The streaming JSON body encoder; see ``JSON/StreamingJSONEncoder``.
 public typealias StreamingJSONEncoder = JSON.StreamingJSONEncoder
+
+/// An RFC 9457 problem document, the usual ``Service/ErrorEnvelope``; see ``HTTPTypes/ProblemDetails``.
+public typealias ProblemDetails = HTTPTypes.ProblemDetails

@@ -5,4 +5,4 @@ public import ServiceCore
 /// `docs/upstreams.md`.
 ///
 /// Read it from a failed call with `error.envelope(as: UserErrorEnvelope.self)`.
-public typealias UserErrorEnvelope = ProblemEnvelope
+public typealias UserErrorEnvelope = ProblemDetails

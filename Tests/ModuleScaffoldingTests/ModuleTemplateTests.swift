@@ -39,7 +39,7 @@ struct ModuleTemplateTests {
         let domain = try #require(files["Modules/InventoryModule/InventoryDomain.swift"])
         #expect(domain.contains("public typealias InventoryDomain = ServiceDomain<InventoryModuleIdentity>"))
         let envelope = try #require(files["Modules/InventoryModule/InventoryErrorEnvelope.swift"])
-        #expect(envelope.contains("public typealias InventoryErrorEnvelope = ProblemEnvelope"))
+        #expect(envelope.contains("public typealias InventoryErrorEnvelope = ProblemDetails"))
         let tests = try #require(files["Tests/InventoryModuleTests/InventoryDomainTests.swift"])
         #expect(tests.contains(#"let staging: String? = nil"#))
     }

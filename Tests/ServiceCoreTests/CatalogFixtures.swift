@@ -62,7 +62,7 @@ struct CatalogEntry: Codable, Sendable, Equatable {
 
 /// A feature module's service using the shared input rules, envelope and encoder.
 enum CatalogService: Service, Equatable {
-    typealias ErrorEnvelope = ProblemEnvelope
+    typealias ErrorEnvelope = ProblemDetails
 
     case item(id: String)
     case search(cursor: String?, limit: Int)

@@ -24,22 +24,15 @@ struct Problem: Error, Sendable, CustomStringConvertible {
 
     var description: String { "\(code.status) \(code.name): \(detail)" }
 
-    /// The JSON document: `type`, `title`, `status`, `detail`, `code`.
-    private struct Document: Encodable {
-        var type: String
-        var title: String
-        var status: Int
-        var detail: String
-        var code: String
+    /// The document: `type`, `title`, `status`, `detail`, `code`.
+    var details: ProblemDetails {
+        ProblemDetails(type: code.type, title: code.title, status: code.status, detail: detail, code: code.name)
     }
 
     /// The answer: status, `Content-Type: application/problem+json`, the extra fields, the body.
     var response: ServerResponse {
-        let document = Document(
-            type: code.type, title: code.title, status: code.status, detail: detail, code: code.name)
-        let body = (try? SortedKeysJSONEncoder().encode(document)) ?? Data()
-        var fields: ServerHeaders = ["Content-Type": "application/problem+json"]
+        var fields: ServerHeaders = [:]
         for field in headers { fields.add(name: field.name, value: field.value) }
-        return ServerResponse(status: code.status, headers: fields, body: body)
+        return .problem(details, headers: fields)
     }
 }

@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTypes
 
 /// A raw query string split into decoded `name=value` pairs, as the contract encodes them:
 /// `%XX` is decoded, `+` is taken literally.
@@ -12,10 +13,10 @@ struct QueryString {
         var pairs: [(name: String, value: String)] = []
         for piece in (raw ?? "").utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let parts = piece.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = PercentDecoding.decode(parts[0]) else {
+            guard let name = PercentEncoding.decode(parts[0]) else {
                 throw Problem(.invalidRequest, "the query holds a malformed percent-encoding")
             }
-            guard let value = parts.count > 1 ? PercentDecoding.decode(parts[1]) : "" else {
+            guard let value = parts.count > 1 ? PercentEncoding.decode(parts[1]) : "" else {
                 throw Problem(.invalidRequest, "the query parameter \"\(name)\" holds a malformed percent-encoding")
             }
             pairs.append((name, value))

@@ -55,7 +55,7 @@ extension ModuleTemplate {
             """#
     }
 
-    /// `<Name>ErrorEnvelope.swift`: the upstream's RFC 9457 problem body, ``ProblemEnvelope``.
+    /// `<Name>ErrorEnvelope.swift`: the upstream's RFC 9457 problem body, ``ProblemDetails``.
     static func errorEnvelope(_ spec: ModuleSpec) -> String {
         let name = spec.name
         return #"""
@@ -66,7 +66,7 @@ extension ModuleTemplate {
             /// `docs/upstreams.md`.
             ///
             /// Read it from a failed call with `error.envelope(as: \#(name)ErrorEnvelope.self)`.
-            public typealias \#(name)ErrorEnvelope = ProblemEnvelope
+            public typealias \#(name)ErrorEnvelope = ProblemDetails
 
             """#
     }

@@ -5,9 +5,9 @@ import Testing
 
 /// The RFC 9457 problem body: lenient decoding of partial bodies, the one-line description, and
 /// its place in a failed call's error.
-struct ProblemEnvelopeTests {
-    static func decode(_ json: String) throws -> ProblemEnvelope {
-        try JSONDecoder().decode(ProblemEnvelope.self, from: Data(json.utf8))
+struct ProblemDetailsTests {
+    static func decode(_ json: String) throws -> ProblemDetails {
+        try JSONDecoder().decode(ProblemDetails.self, from: Data(json.utf8))
     }
 
     @Test
@@ -16,20 +16,20 @@ struct ProblemEnvelopeTests {
             #"{"type":"https://e.test/p/nf","title":"Not Found","status":404,"detail":"no user x","code":"not_found"}"#)
         #expect(
             envelope
-                == ProblemEnvelope(
+                == ProblemDetails(
                     type: "https://e.test/p/nf", title: "Not Found", status: 404, detail: "no user x", code: "not_found"
                 )
         )
     }
 
     @Test(arguments: [
-        ("{}", ProblemEnvelope(title: nil, status: nil)),
-        (#"{"title":"Unauthorized","status":401}"#, ProblemEnvelope(title: "Unauthorized", status: 401)),
-        (#"{"status":503,"extra":{"retry":true}}"#, ProblemEnvelope(title: nil, status: 503)),
-        (#"{"code":"x","title":null,"status":null}"#, ProblemEnvelope(title: nil, status: nil, code: "x")),
-        (#"{"type":"urn:p","detail":"d"}"#, ProblemEnvelope(type: "urn:p", title: nil, status: nil, detail: "d")),
+        ("{}", ProblemDetails(title: nil, status: nil)),
+        (#"{"title":"Unauthorized","status":401}"#, ProblemDetails(title: "Unauthorized", status: 401)),
+        (#"{"status":503,"extra":{"retry":true}}"#, ProblemDetails(title: nil, status: 503)),
+        (#"{"code":"x","title":null,"status":null}"#, ProblemDetails(title: nil, status: nil, code: "x")),
+        (#"{"type":"urn:p","detail":"d"}"#, ProblemDetails(type: "urn:p", title: nil, status: nil, detail: "d")),
     ])
-    func partialBodiesDecodeWithWhatIsPresent(_ json: String, _ expected: ProblemEnvelope) throws {
+    func partialBodiesDecodeWithWhatIsPresent(_ json: String, _ expected: HTTPTypes.ProblemDetails) throws {
         let envelope = try Self.decode(json)
         #expect(envelope == expected)
     }
@@ -37,7 +37,7 @@ struct ProblemEnvelopeTests {
     @Test
     func aMissingTypeIsAboutBlank() throws {
         #expect(try Self.decode(#"{"status":500}"#).type == "about:blank")
-        #expect(ProblemEnvelope(title: nil, status: nil).type == "about:blank")
+        #expect(ProblemDetails(title: nil, status: nil).type == "about:blank")
     }
 
     @Test(arguments: [#"{"status":"404"}"#, #"{"title":7}"#, "[]", #""text""#, "<html>"])
@@ -47,16 +47,16 @@ struct ProblemEnvelopeTests {
 
     @Test(arguments: [
         (
-            ProblemEnvelope(title: "Not Found", status: 404, detail: "no user x", code: "not_found"),
+            ProblemDetails(title: "Not Found", status: 404, detail: "no user x", code: "not_found"),
             "404 not_found: no user x"
         ),
-        (ProblemEnvelope(title: "Not Found", status: 404, detail: "no user x"), "404 Not Found: no user x"),
-        (ProblemEnvelope(title: "Not Found", status: 404), "404 Not Found"),
-        (ProblemEnvelope(title: nil, status: nil, detail: "only detail"), "only detail"),
-        (ProblemEnvelope(title: nil, status: 500), "500"),
-        (ProblemEnvelope(title: nil, status: nil), ""),
+        (ProblemDetails(title: "Not Found", status: 404, detail: "no user x"), "404 Not Found: no user x"),
+        (ProblemDetails(title: "Not Found", status: 404), "404 Not Found"),
+        (ProblemDetails(title: nil, status: nil, detail: "only detail"), "only detail"),
+        (ProblemDetails(title: nil, status: 500), "500"),
+        (ProblemDetails(title: nil, status: nil), ""),
     ])
-    func describesItselfInOneLine(_ envelope: ProblemEnvelope, _ description: String) {
+    func describesItselfInOneLine(_ envelope: HTTPTypes.ProblemDetails, _ description: String) {
         #expect(envelope.description == description)
     }
 
@@ -64,10 +64,10 @@ struct ProblemEnvelopeTests {
     func encodingKeepsTheMembersPresent() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(ProblemEnvelope(title: "Gone", status: 410))
+        let data = try encoder.encode(ProblemDetails(title: "Gone", status: 410))
         #expect(String(decoding: data, as: UTF8.self) == #"{"status":410,"title":"Gone","type":"about:blank"}"#)
         #expect(
-            try JSONDecoder().decode(ProblemEnvelope.self, from: data) == ProblemEnvelope(title: "Gone", status: 410))
+            try JSONDecoder().decode(ProblemDetails.self, from: data) == ProblemDetails(title: "Gone", status: 410))
     }
 
     @Test
@@ -83,8 +83,8 @@ struct ProblemEnvelopeTests {
         let error = try await #require(throws: ServiceError.self) { try await client.send(.item(id: "i9")) }
         #expect(error.code == .unacceptableStatus)
         #expect(
-            error.envelope(as: ProblemEnvelope.self)
-                == ProblemEnvelope(title: "Not Found", status: 404, code: "not_found"))
+            error.envelope(as: ProblemDetails.self)
+                == ProblemDetails(title: "Not Found", status: 404, code: "not_found"))
         #expect(error.description.hasSuffix("; upstream error: 404 not_found"))
     }
 }
