@@ -2,7 +2,7 @@ import Foundation
 import ServiceCore
 
 /// A feature module's identity, as a module declares it, for the shared-API tests.
-enum CatalogModuleIdentity: FeatureModuleIdentity {
+enum CatalogModuleIdentity: ModuleIdentity {
     static let name = "CatalogModule"
     static let keyID = "catalog-1"
     static let tag = "CatalogModule"
@@ -13,7 +13,7 @@ enum CatalogModuleIdentity: FeatureModuleIdentity {
 }
 
 /// An identity that knows production only.
-enum ProductionOnlyIdentity: FeatureModuleIdentity {
+enum ProductionOnlyIdentity: ModuleIdentity {
     static let name = "ProductionOnlyModule"
     static let keyID = "production-only-1"
     static let tag = "ProductionOnlyModule"
