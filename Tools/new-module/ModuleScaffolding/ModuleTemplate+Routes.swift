@@ -8,10 +8,10 @@ extension ModuleTemplate {
     /// calling the example case) and the fixture its scripted sandbox upstream answers from.
     static func routes(_ spec: ModuleSpec) -> String {
         let name = spec.name
+        let imports = ["HTTPServer", spec.moduleName, "SandboxUpstreams", "ServiceCore"].sorted()
+            .map { "import \($0)" }.joined(separator: "\n")
         return #"""
-            import \#(spec.moduleName)
-            import SandboxUpstreams
-            import ServiceCore
+            \#(imports)
 
             /// The \#(spec.slug) module's app routes. The generated example answers the item
             /// `\#(name)Client.item(id:)` gets; replace it with the module's real routes.
