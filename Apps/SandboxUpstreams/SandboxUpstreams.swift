@@ -1,11 +1,11 @@
 import AppLogging
 public import Foundation
 import HTTPServer
-import RequestSigning
+public import RequestSigning
 
 /// The user, feed and payment domain services of `docs/upstreams.md`, each on its own port,
-/// sharing one seeded in-memory state: what the daemon calls in sandbox mode and what tests
-/// run against.
+/// sharing one seeded in-memory state, and a ``ScriptedUpstream`` for any other module: what
+/// the daemon calls in sandbox mode and what tests run against.
 ///
 /// Every request must carry an RFC 9421 signature made with that upstream's module key
 /// (``SandboxKeys``); anything else gets 401 with a problem naming the failed check.
@@ -28,31 +28,45 @@ public final class SandboxUpstreams: Sendable {
     /// When the upstreams started (seeded posts are older, seeded tokens expire a day later).
     public let startedAt: Date
 
+    /// The scripted upstreams (``ScriptedUpstream``), by module name.
+    public let scripted: [String: ScriptedUpstream]
+
     private let servers: [SandboxService: HTTPServer]
     private let injectors: [SandboxService: FaultInjector]
+    private let scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)]
 
     private init(
         keys: SandboxKeys,
         configuration: Configuration,
         startedAt: Date,
         servers: [SandboxService: HTTPServer],
-        injectors: [SandboxService: FaultInjector]
+        injectors: [SandboxService: FaultInjector],
+        scripted: [String: ScriptedUpstream],
+        scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)]
     ) {
         self.keys = keys
         self.configuration = configuration
         self.startedAt = startedAt
         self.servers = servers
         self.injectors = injectors
+        self.scripted = scripted
+        self.scriptedServers = scriptedServers
     }
 
-    /// Starts the three upstreams, seeded, each listening on its port.
+    /// Starts the three upstreams, seeded, each listening on its port, and the scripted
+    /// upstreams on free ports.
     /// - Parameters:
     ///   - keys: One key per module; each upstream accepts only its module's.
     ///   - configuration: Host, ports, faults and limits.
+    ///   - scripted: Upstreams of other modules, answering from scripted answers; none unless given.
     /// - Returns: The running upstreams; call ``shutdown(gracePeriod:)`` when done.
     /// - Throws: ``SandboxError``: `invalidConfiguration`, `invalidKey`, or `startFailed` when a
     ///   port cannot be bound (the upstreams already started are stopped again).
-    public static func start(keys: SandboxKeys, configuration: Configuration = Configuration())
+    public static func start(
+        keys: SandboxKeys,
+        configuration: Configuration = Configuration(),
+        scripted: [ScriptedUpstream] = []
+    )
         async
         throws(SandboxError) -> SandboxUpstreams
     {
@@ -86,12 +100,71 @@ public final class SandboxUpstreams: Sendable {
                 throw error
             }
         }
-        configuration.logger.info(
-            "sandbox upstreams started",
-            metadata: Dictionary(
-                uniqueKeysWithValues: SandboxService.allCases.map { ("\($0)_port", "\(servers[$0]?.port ?? 0)") }))
+        var scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)] = [:]
+        for (index, upstream) in scripted.enumerated() {
+            let injector = FaultInjector(
+                settings: upstream.faults,
+                seed: configuration.faultSeed &+ UInt64(SandboxService.allCases.count + index) &* 0x9E37_79B9_7F4A_7C15)
+            let started = Result { () throws(SandboxError) -> HTTPServer in
+                guard scriptedServers[upstream.module] == nil else {
+                    throw SandboxError(.invalidConfiguration, "two scripted upstreams for \(upstream.module)")
+                }
+                try upstream.faults.validate()
+                let server = try makeScriptedServer(
+                    upstream, injector: injector, configuration: configuration, clock: clock)
+                do throws(HTTPServerError) {
+                    try server.start()
+                } catch {
+                    throw SandboxError(.startFailed, "the \(upstream.module) upstream: \(error.message)")
+                }
+                return server
+            }
+            switch started {
+            case .success(let server):
+                scriptedServers[upstream.module] = (server, injector)
+            case .failure(let error):
+                for running in servers.values { await running.shutdown(gracePeriod: .zero) }
+                for running in scriptedServers.values { await running.server.shutdown(gracePeriod: .zero) }
+                throw error
+            }
+        }
+        var ports = Dictionary(
+            uniqueKeysWithValues: SandboxService.allCases.map { ("\($0)_port", "\(servers[$0]?.port ?? 0)") })
+        for (module, running) in scriptedServers { ports["\(module)_port"] = "\(running.server.port)" }
+        configuration.logger.info("sandbox upstreams started", metadata: ports.mapValues { .string($0) })
         return SandboxUpstreams(
-            keys: keys, configuration: configuration, startedAt: now, servers: servers, injectors: injectors)
+            keys: keys, configuration: configuration, startedAt: now, servers: servers, injectors: injectors,
+            scripted: Dictionary(uniqueKeysWithValues: scripted.map { ($0.module, $0) }),
+            scriptedServers: scriptedServers)
+    }
+
+    private static func makeScriptedServer(
+        _ upstream: ScriptedUpstream,
+        injector: FaultInjector,
+        configuration: Configuration,
+        clock: @escaping @Sendable () -> Date
+    ) throws(SandboxError) -> HTTPServer {
+        let gate: SignatureGate
+        do {
+            gate = try SignatureGate(
+                key: upstream.key, replayGuard: InMemoryReplayGuard(capacity: configuration.replayCapacity),
+                clock: clock)
+        } catch {
+            throw SandboxError(.invalidKey, "the \(upstream.module) key: \(error.message)")
+        }
+        var logger = configuration.logger
+        logger[metadataKey: "upstream"] = .string(upstream.module)
+        let handler = UpstreamHandler(
+            name: upstream.module, gate: configuration.verifiesSignatures ? gate : nil, faults: injector,
+            router: ScriptedRoutes.router(upstream.answers), logger: logger)
+        let serverConfiguration = HTTPServer.Configuration(
+            host: configuration.host, port: 0, threadCount: configuration.threadCount, maxBodyBytes: 1 << 20)
+        do {
+            try serverConfiguration.validate()
+        } catch {
+            throw SandboxError(.invalidConfiguration, "the \(upstream.module) upstream: \(error.message)")
+        }
+        return HTTPServer(configuration: serverConfiguration, logger: logger, handler: handler.handle)
     }
 
     private static func makeServer(
@@ -119,8 +192,8 @@ public final class SandboxUpstreams: Sendable {
         var logger = configuration.logger
         logger[metadataKey: "upstream"] = .string(service.rawValue)
         let handler = UpstreamHandler(
-            service: service, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, router: router,
-            logger: logger)
+            name: service.rawValue, gate: configuration.verifiesSignatures ? gate : nil, faults: injector,
+            router: router, logger: logger)
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host,
             port: configuration.port(for: service),
@@ -147,6 +220,25 @@ public final class SandboxUpstreams: Sendable {
         return "http://\(host):\(port(for: service))"
     }
 
+    /// The base URL text of the upstream a module calls, hand-written or scripted, or `nil`
+    /// when the sandbox runs none for it.
+    public func baseURLString(forModule module: String) -> String? {
+        if let service = SandboxService.allCases.first(where: { $0.moduleName == module }) {
+            return baseURLString(for: service)
+        }
+        guard let running = scriptedServers[module] else { return nil }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "http://\(host):\(running.server.port)"
+    }
+
+    /// The key a module signs with for its sandbox upstream, hand-written or scripted, or `nil`.
+    public func signingKey(forModule module: String) -> SigningKey? {
+        if let service = SandboxService.allCases.first(where: { $0.moduleName == module }) {
+            return keys[service].signingKey
+        }
+        return scripted[module]?.key
+    }
+
     /// An upstream's base URL.
     public func baseURL(for service: SandboxService) -> URL {
         URL(string: baseURLString(for: service)) ?? URL(fileURLWithPath: "/")
@@ -164,19 +256,23 @@ public final class SandboxUpstreams: Sendable {
         injectors[service]?.settings = faults
     }
 
-    /// Changes the faults of all three upstreams.
+    /// Changes the faults of every upstream, the scripted ones included.
     /// - Throws: ``SandboxError`` with code `invalidConfiguration` for out-of-range settings.
     public func setFaults(_ faults: FaultSettings) throws(SandboxError) {
         try faults.validate()
         for injector in injectors.values { injector.settings = faults }
+        for running in scriptedServers.values { running.injector.settings = faults }
     }
 
-    /// Stops the three upstreams: new connections are refused at once, requests in flight get
-    /// up to `gracePeriod` to finish. Calling it again does nothing.
+    /// Stops every upstream: new connections are refused at once, requests in flight get up to
+    /// `gracePeriod` to finish. Calling it again does nothing.
     public func shutdown(gracePeriod: Duration = .seconds(5)) async {
         await withTaskGroup(of: Void.self) { group in
             for server in servers.values {
                 group.addTask { await server.shutdown(gracePeriod: gracePeriod) }
+            }
+            for running in scriptedServers.values {
+                group.addTask { await running.server.shutdown(gracePeriod: gracePeriod) }
             }
         }
     }

@@ -5,8 +5,8 @@ import HTTPTypes
 import ServiceCore
 import Synchronization
 
-/// Builds the app API's router: every route is wrapped so that it gets a request id, a trace
-/// of its upstream calls, metrics and one JSON access-log line.
+/// Builds the app API's handler from its route groups (``AppAPI``): every request is wrapped so
+/// that it gets a request id, a trace of its upstream calls, metrics and one JSON access-log line.
 struct AppRouter {
     let api: AppAPI
     let metrics: Metrics
@@ -22,27 +22,11 @@ struct AppRouter {
         accessLogBatch = AccessLogLine.directStream(for: accessLog).map(AccessLogBatch.init(stream:))
     }
 
-    func makeRouter() -> Router {
-        var router = Router()
-        add(&router, "GET", "/v1/me", api.me)
-        add(&router, "GET", "/v1/users/:id", api.user)
-        add(&router, "PUT", "/v1/me/following/:id", api.follow)
-        add(&router, "DELETE", "/v1/me/following/:id", api.unfollow)
-        add(&router, "GET", "/v1/feed", api.timeline)
-        add(&router, "POST", "/v1/posts", api.createPost)
-        add(&router, "PUT", "/v1/posts/:id/like", api.like)
-        add(&router, "GET", "/v1/wallet", api.wallet)
-        add(&router, "POST", "/v1/payments", api.createPayment)
-        add(&router, "GET", "/v1/payments/:id", api.payment)
-        add(&router, "GET", "/v1/home", api.home)
-        return router
-    }
-
     /// The server's handler: the router, wrapped so that every request (matched or not) gets
     /// a request id, a trace of its upstream calls, metrics under its route pattern and one
     /// access-log line.
     func makeHandler() -> @Sendable (ServerRequest) async -> ServerResponse {
-        let router = makeRouter()
+        let router = api.makeRouter()
         let metrics = self.metrics
         let accessLog = self.accessLog
         let accessLogBatch = self.accessLogBatch
@@ -60,14 +44,6 @@ struct AppRouter {
                 )
                 return response
             }
-        }
-    }
-
-    /// Adds a route that names its pattern in the request's trace, for metrics and logs.
-    private func add(_ router: inout Router, _ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
-        router.add(method, pattern) { request, parameters in
-            RequestTrace.current?.matched(pattern)
-            return await handler(request, parameters)
         }
     }
 

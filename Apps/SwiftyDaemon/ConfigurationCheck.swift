@@ -49,7 +49,7 @@ enum ConfigurationCheck {
         where !(rate >= 0 && rate <= 1) {
             problems.append("sandbox.\(name) \(rate) is not 0-1")
         }
-        let known = Set(FeatureModuleRegistry.modules.map(\.name))
+        let known = Set(FeatureModuleRegistry.modules.map { $0.name })
         for name in configuration.modules.keys.sorted() where !known.contains(name) {
             problems.append(
                 "modules.\(name) is not a registered module (known: \(known.sorted().joined(separator: ", ")))")

@@ -115,16 +115,10 @@ public final class Daemon: Sendable {
                 logger: logger,
                 overrides: overrides
             )
-            let users = UserClient(try modules.client(UserService.self, UserModuleIdentity.name))
-            let api = AppAPI(
-                users: users,
-                feed: FeedClient(try modules.client(FeedService.self, FeedModuleIdentity.name)),
-                payments: PaymentClient(try modules.client(PaymentService.self, PaymentModuleIdentity.name)),
-                authenticator: Authenticator(
-                    users: users,
-                    cache: overrides.tokenCache ?? InMemoryTokenCache(),
-                    ttl: configuration.tokenCacheSeconds
-                )
+            let api = try AppAPI(
+                modules: modules,
+                tokenCache: overrides.tokenCache ?? InMemoryTokenCache(),
+                tokenTTL: configuration.tokenCacheSeconds
             )
             var accessLog = Logger(label: "swiftyd.access")
             accessLog.logLevel = logger.logLevel

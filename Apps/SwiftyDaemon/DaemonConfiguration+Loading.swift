@@ -91,7 +91,7 @@ extension DaemonConfiguration {
             }
             drainSeconds = value
         }
-        for module in FeatureModuleRegistry.modules.map(\.name) {
+        for module in FeatureModuleRegistry.modules.map({ $0.name }) {
             let prefix = Self.environmentPrefix(module: module)
             var settings = modules[module] ?? ModuleSettings()
             var changed = false

@@ -1,6 +1,7 @@
 public import AppLifecycle
 import AppLogging
 public import SandboxUpstreams
+import ServiceCore
 import Synchronization
 
 /// The sandbox upstreams as the daemon runs them in sandbox mode: started in process on
@@ -27,7 +28,8 @@ public final class SandboxRuntime: LifecycleService {
         self.logger = logger
     }
 
-    /// Generates keys and starts the three upstreams on ephemeral loopback ports.
+    /// Generates keys and starts the upstreams on ephemeral loopback ports: the user, feed and
+    /// payment ones, and a scripted one for every other registered module.
     public func start() async throws {
         var settings = SandboxUpstreams.Configuration()
         settings.host = "127.0.0.1"
@@ -38,7 +40,9 @@ public final class SandboxRuntime: LifecycleService {
             resetRate: configuration.sandbox.resetRate
         )
         for service in SandboxService.allCases { settings.faults[service] = faults }
-        let upstreams = try await SandboxUpstreams.start(keys: try SandboxKeys.generate(), configuration: settings)
+        let upstreams = try await SandboxUpstreams.start(
+            keys: try SandboxKeys.generate(), configuration: settings,
+            scripted: try UpstreamBinding.scriptedUpstreams(faults: faults))
         running.withLock { $0 = upstreams }
     }
 
@@ -52,16 +56,19 @@ public final class SandboxRuntime: LifecycleService {
         await running.withLock { $0 }?.shutdown(gracePeriod: .zero)
     }
 
-    /// Each module bound to its sandbox upstream, signing with the sandbox's key for it; the
-    /// transport and timeout come from the configuration as in live mode.
+    /// Each registered module bound to its sandbox upstream, signing with the sandbox's key for
+    /// it; the transport and timeout come from the configuration as in live mode.
     func bindings(_ configuration: DaemonConfiguration) -> [String: UpstreamBinding] {
         var bindings: [String: UpstreamBinding] = [:]
-        for service in SandboxService.allCases {
-            let settings = configuration.modules[service.moduleName] ?? .init()
-            bindings[service.moduleName] = UpstreamBinding(
-                module: service.moduleName,
-                baseURL: upstreams.baseURLString(for: service),
-                key: upstreams.keys[service].signingKey,
+        for module in FeatureModuleRegistry.modules.map({ $0.name }) {
+            guard let baseURL = upstreams.baseURLString(forModule: module),
+                let key = upstreams.signingKey(forModule: module)
+            else { continue }
+            let settings = configuration.modules[module] ?? .init()
+            bindings[module] = UpstreamBinding(
+                module: module,
+                baseURL: baseURL,
+                key: key,
                 transport: settings.transport ?? .curl,
                 timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? UpstreamBinding.defaultTimeout
             )

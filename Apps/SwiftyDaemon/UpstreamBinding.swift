@@ -1,5 +1,6 @@
 import Foundation
 import RequestSigning
+import SandboxUpstreams
 import ServiceCore
 
 /// How the daemon reaches one feature module's domain: where, with which key, over which
@@ -16,24 +17,32 @@ extension UpstreamBinding {
     /// The default per-attempt timeout.
     static let defaultTimeout = Duration.milliseconds(5000)
 
-    /// Resolves live-mode bindings for every registered module from the configuration,
-    /// loading each key file.
-    /// - Throws: ``ConfigurationProblems`` listing every module that cannot be bound.
+    /// Resolves live-mode bindings for every routed module from the configuration, loading each
+    /// key file. A registered module nothing calls is not bound, and needs no settings.
+    /// - Parameters:
+    ///   - configuration: The settings.
+    ///   - environment: The process environment (for `$CREDENTIALS_DIRECTORY`).
+    ///   - routed: The routed modules and their callers
+    ///     (``FeatureModuleRegistry/routedModules(groups:)``).
+    /// - Throws: ``ConfigurationProblems`` listing every routed module that cannot be bound.
     static func live(
         _ configuration: DaemonConfiguration,
-        environment: [String: String]
+        environment: [String: String],
+        routed: [(name: String, callers: [String])] = FeatureModuleRegistry.routedModules()
     ) throws(ConfigurationProblems) -> [String: UpstreamBinding] {
         var bindings: [String: UpstreamBinding] = [:]
         var problems: [String] = []
-        for module in FeatureModuleRegistry.modules {
-            let settings = configuration.modules[module.name] ?? .init()
-            let prefix = "modules.\(module.name)"
+        for (name, callers) in routed {
+            guard let module = FeatureModuleRegistry.module(named: name) else { continue }
+            let settings = configuration.modules[name] ?? .init()
+            let prefix = "modules.\(name)"
+            let reason = "(\(callers.joined(separator: ", ")) \(callers.count == 1 ? "calls" : "call") it)"
             guard let baseURL = settings.baseURL else {
-                problems.append("\(prefix).baseURL is required in live mode")
+                problems.append("\(prefix).baseURL is required in live mode \(reason)")
                 continue
             }
             guard let keyFile = settings.keyFile else {
-                problems.append("\(prefix).keyFile is required in live mode")
+                problems.append("\(prefix).keyFile is required in live mode \(reason)")
                 continue
             }
             do {
@@ -42,8 +51,8 @@ extension UpstreamBinding {
                     tag: module.tag,
                     fromFile: resolveCredential(keyFile, environment: environment)
                 )
-                bindings[module.name] = UpstreamBinding(
-                    module: module.name,
+                bindings[name] = UpstreamBinding(
+                    module: name,
                     baseURL: baseURL,
                     key: key,
                     transport: settings.transport ?? .curl,
@@ -55,6 +64,18 @@ extension UpstreamBinding {
         }
         guard problems.isEmpty else { throw ConfigurationProblems(problems: problems) }
         return bindings
+    }
+
+    /// A scripted sandbox upstream for every registered module the sandbox has no upstream of
+    /// its own for, answering the route groups' scripted answers (``AppRouteGroup/sandboxAnswers``).
+    /// - Throws: ``SandboxError`` for a module whose key id or tag cannot make a key.
+    static func scriptedUpstreams(faults: FaultSettings) throws -> [ScriptedUpstream] {
+        let handWritten = Set(SandboxService.allCases.map(\.moduleName))
+        let answers = FeatureModuleRegistry.routeGroups.flatMap { $0.sandboxAnswers }
+        return try FeatureModuleRegistry.modules.filter { !handWritten.contains($0.name) }.map { module in
+            try ScriptedUpstream(
+                module: module.name, keyID: module.keyID, tag: module.tag, answers: answers, faults: faults)
+        }
     }
 
     /// A key file path: absolute as given; relative ones are looked up in

@@ -1,12 +1,11 @@
 public import ServiceCore
 
-/// The feed module's name, signing identity and default domains, as data for the
-/// composition root.
+/// The feed module's identity: its name, signing identity and known base URLs, as
+/// data for the composition root.
 ///
-/// The daemon binds the module's signing key by ``keyID`` and ``tag``; the extension of
-/// ``FeatureModuleIdentity`` gives ``registration`` for the daemon's registry. `new-module`
-/// generates an identity of this shape for each new module.
-public enum FeedModuleIdentity: FeatureModuleIdentity {
+/// The daemon registers it (`FeatureModuleRegistry.modules`) and binds the module's signing key
+/// by ``keyID`` and ``tag``. `new-module` generates an identity of this shape for each module.
+public enum FeedModuleIdentity: ModuleIdentity {
     /// The module's name: its target, its service's `moduleName`, and its key in configuration.
     public static let name = "FeedModule"
 

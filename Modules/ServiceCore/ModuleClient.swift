@@ -24,7 +24,7 @@ public protocol ModuleClient: Sendable {
     /// The module's service, whose cases the client sends.
     associatedtype API: Service
     /// The module's identity, which gives its domains their known base URLs.
-    associatedtype Module: FeatureModuleIdentity
+    associatedtype Module: ModuleIdentity
 
     /// The generic client underneath, for raw access and ``ServiceClient/makeRequest(_:)``.
     var serviceClient: ServiceClient<API> { get }

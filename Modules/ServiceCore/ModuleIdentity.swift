@@ -1,39 +1,49 @@
-/// A feature module's name, signing identity and known base URLs as one value: what the
-/// composition root needs to bind the module to a key and an upstream.
+/// A feature module's identity: its name, signing identity and known base URLs, declared once
+/// as static data on a caseless enum named `<Name>ModuleIdentity`.
 ///
-/// Each module's identity type gives it as ``FeatureModuleIdentity/registration``; the daemon's
-/// registry holds one per module.
-public struct ModuleIdentity: Sendable, Hashable {
+/// It is the one type that stands for a module outside its own code: the module's service names
+/// itself with it, its domain (``ServiceDomain``) and typed client (``ModuleClient``) take it as
+/// a generic parameter, and the daemon registers it (`UserModuleIdentity.self`) to bind the
+/// module to a key, a transport and a base URL without knowing the module otherwise.
+///
+/// ```swift
+/// public enum UserModuleIdentity: ModuleIdentity {
+///     public static let name = "UserModule"
+///     public static let keyID = "user-1"
+///     public static let tag = "UserModule"
+///     public static let knownBaseURLs: [ServiceEnvironment: String] = [
+///         .staging: "https://users.staging.api.example.com",
+///         .production: "https://users.api.example.com",
+///     ]
+/// }
+/// ```
+///
+/// The daemon binds the module's signing key by ``keyID`` and ``tag``: the upstream accepts only
+/// requests signed with a key registered for the module's tag.
+public protocol ModuleIdentity: Sendable {
     /// The module's name: its target, its service's `moduleName`, and its key in configuration.
-    public var name: String
+    static var name: String { get }
+
     /// The id of the signing key the upstream expects unless configuration names another
     /// (the RFC 9421 `keyid` parameter).
-    public var keyID: String
-    /// The RFC 9421 `tag` parameter naming the module; a key signs only for its own tag.
-    public var tag: String
-    /// The base URLs known without configuration, per environment; the sandbox has none.
-    public var knownBaseURLs: [ServiceEnvironment: String]
+    static var keyID: String { get }
 
-    /// Creates an identity.
-    /// - Parameters:
-    ///   - name: The module's name, for example `UserModule`.
-    ///   - keyID: The default signing key id, for example `user-1`.
-    ///   - tag: The RFC 9421 `tag`, the module's name.
-    ///   - knownBaseURLs: The base URLs known per environment.
-    public init(name: String, keyID: String, tag: String, knownBaseURLs: [ServiceEnvironment: String]) {
-        self.name = name
-        self.keyID = keyID
-        self.tag = tag
-        self.knownBaseURLs = knownBaseURLs
-    }
+    /// The RFC 9421 `tag` parameter: the module's name. A key signs only for its own tag, and the
+    /// signing middleware checks it against the service's `moduleName`.
+    static var tag: String { get }
 
-    /// The known base URLs by environment name (`staging`, `production`), as configuration names them.
-    public var defaultBaseURLs: [String: String] {
+    /// The base URLs known per environment; the sandbox has none.
+    static var knownBaseURLs: [ServiceEnvironment: String] { get }
+}
+
+extension ModuleIdentity {
+    /// The base URLs known without configuration, by environment name (`staging`, `production`).
+    public static var defaultBaseURLs: [String: String] {
         Dictionary(uniqueKeysWithValues: knownBaseURLs.map { ($0.key.rawValue, $0.value) })
     }
 
     /// The known base URL for an environment name such as `production`, or `nil`.
-    public func defaultBaseURL(for environment: String) -> String? {
+    public static func defaultBaseURL(for environment: String) -> String? {
         ServiceEnvironment(rawValue: environment).flatMap { knownBaseURLs[$0] }
     }
 }

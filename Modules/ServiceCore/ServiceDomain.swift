@@ -14,11 +14,11 @@
 ///
 /// The sandbox upstream listens on a port chosen when it starts, so the sandbox environment has no
 /// fixed URL: the daemon passes it as an override. The URL is validated when a client is made.
-public struct ServiceDomain<Module: FeatureModuleIdentity>: Sendable, Equatable {
+public struct ServiceDomain<Module: ModuleIdentity>: Sendable, Equatable {
     /// A deployment environment.
     public typealias Environment = ServiceEnvironment
 
-    /// The base URLs known per environment: the module's ``FeatureModuleIdentity/knownBaseURLs``.
+    /// The base URLs known per environment: the module's ``ModuleIdentity/knownBaseURLs``.
     public static var knownBaseURLs: [Environment: String] { Module.knownBaseURLs }
 
     /// The environment.

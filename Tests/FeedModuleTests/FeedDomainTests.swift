@@ -49,10 +49,7 @@ struct FeedDomainTests {
                 "staging": "https://feed.staging.api.example.com", "production": "https://feed.api.example.com",
             ]
         )
-        let registration = FeedModuleIdentity.registration
-        #expect(registration.name == FeedModuleIdentity.name)
-        #expect(registration.keyID == FeedModuleIdentity.keyID)
-        #expect(registration.tag == FeedModuleIdentity.tag)
-        #expect(registration.defaultBaseURLs == FeedModuleIdentity.defaultBaseURLs)
+        #expect(FeedClient.Module.self == FeedModuleIdentity.self)
+        #expect(FeedModuleIdentity.defaultBaseURL(for: "production") == FeedDomain.baseURL(for: .production))
     }
 }

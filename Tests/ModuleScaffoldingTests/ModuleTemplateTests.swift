@@ -12,7 +12,10 @@ struct ModuleTemplateTests {
         let paths = ModuleTemplate.files(for: Self.inventory).map(\.path)
         #expect(Set(paths).count == paths.count)
         #expect(
-            paths.allSatisfy { $0.hasPrefix("Modules/InventoryModule/") || $0.hasPrefix("Tests/InventoryModuleTests/") }
+            paths.allSatisfy {
+                $0.hasPrefix("Modules/InventoryModule/") || $0.hasPrefix("Tests/InventoryModuleTests/")
+                    || $0 == "Apps/SwiftyDaemon/Routes/InventoryRoutes.swift"
+            }
         )
         #expect(paths.contains("Modules/InventoryModule/InventoryService.swift"))
         #expect(paths.contains("Modules/InventoryModule/Models/InventoryItem.swift"))
@@ -40,6 +43,12 @@ struct ModuleTemplateTests {
         #expect(domain.contains("public typealias InventoryDomain = ServiceDomain<InventoryModuleIdentity>"))
         let envelope = try #require(files["Modules/InventoryModule/InventoryErrorEnvelope.swift"])
         #expect(envelope.contains("public typealias InventoryErrorEnvelope = ProblemDetails"))
+        let routes = try #require(files["Apps/SwiftyDaemon/Routes/InventoryRoutes.swift"])
+        #expect(routes.contains("struct InventoryRoutes: AppRouteGroup {"))
+        #expect(routes.contains("static let modules: [any ModuleIdentity.Type] = [InventoryModuleIdentity.self]"))
+        #expect(routes.contains(#"ScriptedAnswer(module: InventoryModuleIdentity.name, "GET", "/v1/items/:id")"#))
+        #expect(routes.contains(#"routes.add("GET", "/v1/inventory/items/:id") { call in"#))
+        #expect(routes.contains(#"try await client.item(id: call.parameters["id"] ?? "")"#))
         let tests = try #require(files["Tests/InventoryModuleTests/InventoryDomainTests.swift"])
         #expect(tests.contains(#"let staging: String? = nil"#))
     }

@@ -29,7 +29,10 @@ struct NewModuleCommandTests {
             ])
         let registry = String(decoding: try #require(contents[RegistryEditor.path]), as: UTF8.self)
         #expect(registry.contains("import InventoryModule\n"))
-        #expect(registry.contains("        InventoryModuleIdentity.registration,\n"))
+        #expect(registry.contains("        InventoryModuleIdentity.self,\n"))
+        #expect(registry.contains("        InventoryRoutes.self,\n"))
+        #expect(outcome.output.contains("created Apps/SwiftyDaemon/Routes/InventoryRoutes.swift"))
+        #expect(outcome.output.contains("http://127.0.0.1:8080/v1/inventory/items/i1"))
     }
 
     @Test

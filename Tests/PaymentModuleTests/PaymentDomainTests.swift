@@ -49,10 +49,7 @@ struct PaymentDomainTests {
                 "staging": "https://payments.staging.api.example.com", "production": "https://payments.api.example.com",
             ]
         )
-        let registration = PaymentModuleIdentity.registration
-        #expect(registration.name == PaymentModuleIdentity.name)
-        #expect(registration.keyID == PaymentModuleIdentity.keyID)
-        #expect(registration.tag == PaymentModuleIdentity.tag)
-        #expect(registration.defaultBaseURLs == PaymentModuleIdentity.defaultBaseURLs)
+        #expect(PaymentClient.Module.self == PaymentModuleIdentity.self)
+        #expect(PaymentModuleIdentity.defaultBaseURL(for: "production") == PaymentDomain.baseURL(for: .production))
     }
 }

@@ -4,7 +4,7 @@ import JSON
 import ServiceCore
 
 /// A feature module's identity, as a module declares it, for the shared-API tests.
-enum CatalogModuleIdentity: FeatureModuleIdentity {
+enum CatalogModuleIdentity: ModuleIdentity {
     static let name = "CatalogModule"
     static let keyID = "catalog-1"
     static let tag = "CatalogModule"
@@ -15,7 +15,7 @@ enum CatalogModuleIdentity: FeatureModuleIdentity {
 }
 
 /// An identity that knows production only.
-enum ProductionOnlyIdentity: FeatureModuleIdentity {
+enum ProductionOnlyIdentity: ModuleIdentity {
     static let name = "ProductionOnlyModule"
     static let keyID = "production-only-1"
     static let tag = "ProductionOnlyModule"

@@ -1,33 +1,14 @@
 import ServiceCore
 import Testing
 
-/// A module's identity as declared data and as one registration value.
+/// A module's identity as declared data, and the base URLs it knows by environment name.
 struct ModuleIdentityTests {
-    @Test
-    func registrationHoldsTheDeclaredData() {
-        let registration = CatalogModuleIdentity.registration
-        #expect(
-            registration
-                == ModuleIdentity(
-                    name: "CatalogModule",
-                    keyID: "catalog-1",
-                    tag: "CatalogModule",
-                    knownBaseURLs: [
-                        .staging: "https://catalog.staging.example.test",
-                        .production: "https://catalog.example.test/api/",
-                    ]
-                )
-        )
-        #expect(registration != ProductionOnlyIdentity.registration)
-    }
-
     @Test
     func defaultBaseURLsAreByEnvironmentName() {
         let expected = [
             "staging": "https://catalog.staging.example.test", "production": "https://catalog.example.test/api/",
         ]
         #expect(CatalogModuleIdentity.defaultBaseURLs == expected)
-        #expect(CatalogModuleIdentity.registration.defaultBaseURLs == expected)
         #expect(ProductionOnlyIdentity.defaultBaseURLs == ["production": "https://p.example.test"])
     }
 
@@ -39,14 +20,15 @@ struct ModuleIdentityTests {
         ("", nil),
     ])
     func defaultBaseURLForAnEnvironmentName(_ environment: String, _ url: String?) {
-        #expect(CatalogModuleIdentity.registration.defaultBaseURL(for: environment) == url)
+        #expect(CatalogModuleIdentity.defaultBaseURL(for: environment) == url)
     }
 
+    /// A registry holds identities as types; each keeps its own data.
     @Test
-    func identitiesAreHashable() {
-        let set: Set<ModuleIdentity> = [
-            CatalogModuleIdentity.registration, CatalogModuleIdentity.registration, ProductionOnlyIdentity.registration,
-        ]
-        #expect(set.count == 2)
+    func identitiesAreListedAsTypes() {
+        let registered: [any ModuleIdentity.Type] = [CatalogModuleIdentity.self, ProductionOnlyIdentity.self]
+        #expect(registered.map { $0.name } == ["CatalogModule", "ProductionOnlyModule"])
+        #expect(registered.map { $0.keyID } == ["catalog-1", "production-only-1"])
+        #expect(registered.map { $0.tag } == ["CatalogModule", "ProductionOnlyModule"])
     }
 }

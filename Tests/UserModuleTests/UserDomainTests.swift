@@ -59,10 +59,7 @@ struct UserDomainTests {
                 "staging": "https://users.staging.api.example.com", "production": "https://users.api.example.com",
             ]
         )
-        let registration = UserModuleIdentity.registration
-        #expect(registration.name == UserModuleIdentity.name)
-        #expect(registration.keyID == UserModuleIdentity.keyID)
-        #expect(registration.tag == UserModuleIdentity.tag)
-        #expect(registration.defaultBaseURLs == UserModuleIdentity.defaultBaseURLs)
+        #expect(UserClient.Module.self == UserModuleIdentity.self)
+        #expect(UserModuleIdentity.defaultBaseURL(for: "production") == UserDomain.baseURL(for: .production))
     }
 }

@@ -7,7 +7,8 @@ import ServiceCore
 /// Answers one upstream's requests: signature first, then injected faults, then the routes;
 /// every problem carries a contract code, and `X-Request-ID` is echoed.
 struct UpstreamHandler: Sendable {
-    let service: SandboxService
+    /// The upstream, for log lines: `user`, `feed`, `payment`, or a scripted module's name.
+    let name: String
     /// The signature check; `nil` only under `sandbox-upstreams --no-verify` (benchmarks).
     let gate: SignatureGate?
     let faults: FaultInjector
@@ -22,7 +23,7 @@ struct UpstreamHandler: Sendable {
             logger.notice(
                 "refused a request whose signature did not verify",
                 metadata: [
-                    "upstream": "\(service)", "code": "\(problem.code.name)", "path": "\(request.path)",
+                    "upstream": "\(name)", "code": "\(problem.code.name)", "path": "\(request.path)",
                     "request_id": "\(requestID ?? "-")",
                 ])
             response = problem.response
@@ -33,7 +34,7 @@ struct UpstreamHandler: Sendable {
         logger.debug(
             "answered",
             metadata: [
-                "upstream": "\(service)", "method": "\(request.method)", "path": "\(request.path)",
+                "upstream": "\(name)", "method": "\(request.method)", "path": "\(request.path)",
                 "status": "\(response.status)", "request_id": "\(requestID ?? "-")",
             ])
         return response

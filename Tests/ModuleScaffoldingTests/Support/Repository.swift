@@ -41,10 +41,17 @@ enum Repository {
         import UserModule
 
         public enum FeatureModuleRegistry {
-            public static let modules: [Module] = [
-                FeedModuleIdentity.registration,
-                PaymentModuleIdentity.registration,
-                UserModuleIdentity.registration,
+            public static let modules: [any ModuleIdentity.Type] = [
+                FeedModuleIdentity.self,
+                PaymentModuleIdentity.self,
+                UserModuleIdentity.self,
+            ]
+
+            static let routeGroups: [any AppRouteGroup.Type] = [
+                FeedRoutes.self,
+                HomeRoutes.self,
+                PaymentRoutes.self,
+                UserRoutes.self,
             ]
         }
 

@@ -40,7 +40,8 @@ public struct CommandLineOptions: Sendable, Equatable {
 
     /// The help text.
     public static let usage = """
-        OVERVIEW: Create a feature module, its tests, its Package.swift entry and its daemon registration.
+        OVERVIEW: Create a feature module, its tests, its daemon route group, its Package.swift entry and its
+        daemon registration.
 
         USAGE: new-module <name> --base-url <url> [--staging-base-url <url>] [--key-id <id>] [--repo <dir>] [--dry-run]
 

@@ -55,6 +55,11 @@ public struct ModuleSpec: Sendable, Equatable {
     /// The test target's directory relative to the repository root.
     public var testDirectory: String { "Tests/\(testTargetName)" }
 
+    /// The daemon's route group of the module: `InventoryRoutes`.
+    public var routeGroupName: String { name + "Routes" }
+    /// The app route of the generated example: `/v1/inventory/items/:id`.
+    public var exampleRoute: String { "/v1/\(slug)/items/:id" }
+
     /// The public types the generated module declares.
     public var generatedTypeNames: [String] {
         ["Service", "Client", "Domain", "ErrorEnvelope", "ModuleIdentity", "Item"].map { name + $0 }

@@ -32,13 +32,12 @@ extension ModuleTemplate {
         return #"""
             public import ServiceCore
 
-            /// The \#(spec.slug) module's name, signing identity and default domains, as data for the
-            /// composition root.
+            /// The \#(spec.slug) module's identity: its name, signing identity and known base URLs, as
+            /// data for the composition root.
             ///
-            /// The daemon binds the module's signing key by ``keyID`` and ``tag``; the extension of
-            /// ``FeatureModuleIdentity`` gives ``registration`` for the daemon's registry. `new-module`
-            /// generates an identity of this shape for each new module.
-            public enum \#(spec.moduleName)Identity: FeatureModuleIdentity {
+            /// The daemon registers it (`FeatureModuleRegistry.modules`) and binds the module's signing key
+            /// by ``keyID`` and ``tag``. `new-module` generates an identity of this shape for each module.
+            public enum \#(spec.moduleName)Identity: ModuleIdentity {
                 /// The module's name: its target, its service's `moduleName`, and its key in configuration.
                 public static let name = "\#(spec.moduleName)"
 

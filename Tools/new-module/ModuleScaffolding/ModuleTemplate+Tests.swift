@@ -224,11 +224,11 @@ extension ModuleTemplate {
                     #expect(\#(spec.moduleName)Identity.tag == "\#(spec.tag)")
             \#(defaults)
                     #expect(\#(spec.moduleName)Identity.defaultBaseURLs == expected)
-                    let registration = \#(spec.moduleName)Identity.registration
-                    #expect(registration.name == \#(spec.moduleName)Identity.name)
-                    #expect(registration.keyID == \#(spec.moduleName)Identity.keyID)
-                    #expect(registration.tag == \#(spec.moduleName)Identity.tag)
-                    #expect(registration.defaultBaseURLs == \#(spec.moduleName)Identity.defaultBaseURLs)
+                    #expect(\#(name)Client.Module.self == \#(spec.moduleName)Identity.self)
+                    #expect(
+                        \#(spec.moduleName)Identity.defaultBaseURL(for: "production")
+                            == \#(name)Domain.baseURL(for: .production)
+                    )
                 }
             }
 

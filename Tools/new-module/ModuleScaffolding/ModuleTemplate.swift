@@ -4,9 +4,10 @@ import Foundation
 /// and `PaymentModule`: a service enum with one example case, its request and validation
 /// extensions, an identity, a domain and an error envelope (names for ServiceCore's shared
 /// types), a model and a typed client; tests of the exact request, decoding, error envelopes,
-/// input validation, the domain and the identity.
+/// input validation, the domain and the identity; and the daemon's route group of the module.
 public enum ModuleTemplate {
-    /// Every file to create, module first, then tests, each path under the repository root.
+    /// Every file to create, module first, then tests, then the daemon's route group, each path
+    /// under the repository root.
     public static func files(for spec: ModuleSpec) -> [GeneratedFile] {
         let module = spec.moduleDirectory
         let tests = spec.testDirectory
@@ -23,6 +24,7 @@ public enum ModuleTemplate {
             GeneratedFile(path: "\(tests)/\(name)ServiceRequestTests.swift", contents: requestTests(spec)),
             GeneratedFile(path: "\(tests)/\(name)ClientTests.swift", contents: clientTests(spec)),
             GeneratedFile(path: "\(tests)/\(name)DomainTests.swift", contents: domainTests(spec)),
+            GeneratedFile(path: routesPath(spec), contents: routes(spec)),
         ]
     }
 

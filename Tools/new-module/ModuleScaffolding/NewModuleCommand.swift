@@ -53,7 +53,9 @@ public enum NewModuleCommand {
             Next:
               swift build
               swift test --filter \(spec.testTargetName)
-            then replace the example case with the real API (docs/adding-a-module.md).
+              Tools/dev/swifty-dev run
+              curl -H 'Authorization: Bearer sandbox-alice' http://127.0.0.1:8080\(spec.exampleRoute.replacingOccurrences(of: ":id", with: "i1"))
+            then replace the example case and route with the real API (docs/adding-a-module.md).
 
             """
     }

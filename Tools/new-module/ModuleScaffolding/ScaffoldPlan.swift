@@ -34,7 +34,7 @@ public struct ScaffoldPlan: Sendable, Equatable {
             )
         }
         let manifest = try ManifestEditor.addingFeatureModule(spec.moduleName, to: repository.manifest)
-        let registry = try RegistryEditor.registering(spec.moduleName, in: repository.registry)
+        let registry = try RegistryEditor.registering(spec, in: repository.registry)
         return ScaffoldPlan(
             newFiles: ModuleTemplate.files(for: spec),
             edits: [

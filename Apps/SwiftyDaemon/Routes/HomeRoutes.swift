@@ -1,0 +1,41 @@
+import FeedModule
+import PaymentModule
+import ServiceCore
+import UserModule
+
+/// `/v1/home`, which composes three modules: profile, first feed page and wallet, fetched
+/// concurrently. A part whose domain fails is `null`, with an entry in `errors`; the rest is
+/// still served.
+struct HomeRoutes: AppRouteGroup {
+    static let modules: [any ModuleIdentity.Type] = [
+        UserModuleIdentity.self, FeedModuleIdentity.self, PaymentModuleIdentity.self,
+    ]
+
+    let users: UserClient
+    let feed: FeedClient
+    let payments: PaymentClient
+
+    init(clients: RouteGroupClients) throws {
+        users = try clients.make()
+        feed = try clients.make()
+        payments = try clients.make()
+    }
+
+    func addRoutes(to routes: inout AppRoutes) {
+        routes.add("GET", "/v1/home") { call in
+            let user = call.user
+            async let profile = Self.part { try await users.profile(id: user) }
+            async let timeline = Self.part { try await feed.timeline(user: user, cursor: nil, limit: 20) }
+            async let wallet = Self.part { try await payments.wallet(user: user) }
+            return AppAnswer.json(HomeScreen(profile: await profile, feed: await timeline, wallet: await wallet))
+        }
+    }
+
+    private static func part<T: Sendable>(_ body: () async throws -> T) async -> Result<T, AppProblem> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(AppProblem.forUpstream(error))
+        }
+    }
+}

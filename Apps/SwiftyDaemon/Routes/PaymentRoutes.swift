@@ -1,0 +1,51 @@
+import HTTPServer
+import HTTPTypes
+import PaymentModule
+import ServiceCore
+
+/// The payment module's app routes: the wallet, new payments, one payment.
+struct PaymentRoutes: AppRouteGroup {
+    static let modules: [any ModuleIdentity.Type] = [PaymentModuleIdentity.self]
+
+    let payments: PaymentClient
+
+    init(clients: RouteGroupClients) throws {
+        payments = try clients.make()
+    }
+
+    func addRoutes(to routes: inout AppRoutes) {
+        routes.add("GET", "/v1/wallet") { call in
+            AppAnswer.json(try await payments.wallet(user: call.user))
+        }
+        routes.add("POST", "/v1/payments") { call in
+            guard let key = call.request.headers["idempotency-key"], !key.isEmpty else {
+                throw AppProblemResponse(
+                    problem: AppProblem(
+                        400, "POST /v1/payments needs an Idempotency-Key header; reuse it when retrying.")
+                )
+            }
+            let body = try AppBody.decode(CreatePaymentBody.self, from: call.request).get()
+            let charge = try await payments.createCharge(
+                payer: call.user,
+                payee: body.payee,
+                amount: Money(amountMinor: body.amountMinor, currency: CurrencyCode(body.currency)),
+                memo: body.memo,
+                idempotencyKey: key
+            )
+            return AppAnswer.json(201, charge)
+        }
+        routes.add("GET", "/v1/payments/:id") { call in
+            let notFound = AppProblemResponse(problem: AppProblem(404, "No payment with this id."))
+            let charge: Charge
+            do {
+                charge = try await payments.charge(id: call.parameters["id"] ?? "")
+            } catch let error as ServiceError where error.response?.status == 404 || error.code == .invalidRequest {
+                throw notFound
+            }
+            // Only the payer and the payee may see a payment; anyone else learns nothing,
+            // not even that it exists.
+            guard charge.payerId == call.user || charge.payeeId == call.user else { throw notFound }
+            return AppAnswer.json(charge)
+        }
+    }
+}
