@@ -1,13 +1,13 @@
 import AppLogging
 import Foundation
 import HTTPServer
+import HTTPTypes
 import RequestSigning
 import ServiceCore
 import ServiceTesting
 import Testing
 
 @testable import SwiftyDaemon
-import HTTPTypes
 
 /// The app API as route groups: which routes exist, which modules they make routed, and which
 /// modules live mode then requires.
@@ -71,6 +71,24 @@ struct RouteGroupTests {
             ServerRequest(method: "GET", target: "/v1/users/bob", headers: ["Authorization": "Bearer t"]))
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self).contains(#""displayName":"Bob""#))
+    }
+
+    /// A malformed percent-escape in the query is refused with 400 before any module is called.
+    @Test(arguments: ["/v1/feed?cursor=%zz", "/v1/feed?limit=%FF", "/v1/feed?%=1", "/v1/feed?cursor=%C3"])
+    func aMalformedQueryIsA400(_ target: String) async throws {
+        let transport = MockTransport()
+            .on(
+                .operation("introspect", module: "UserModule"),
+                .json(200, #"{"active":true,"userId":"alice","expiresAt":"2099-01-01T00:00:00Z"}"#)
+            )
+        let router = try AppAPI(
+            modules: Self.factory(transport: transport), tokenCache: InMemoryTokenCache(), tokenTTL: 30
+        ).makeRouter()
+        let response = await router.handle(
+            ServerRequest(method: "GET", target: target, headers: ["Authorization": "Bearer t"]))
+        #expect(response.status == 400)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("malformed percent-encoding"))
+        #expect(transport.exchanges.map(\.operation) == ["introspect"])
     }
 
     @Test func routedModulesFollowTheRouteGroups() {

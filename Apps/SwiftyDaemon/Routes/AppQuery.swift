@@ -1,21 +1,22 @@
-import Foundation
+import HTTPServer
 
-/// The query parameters of an app request.
+/// The query parameters of an app request, read by ``HTTPServer/RequestQuery`` (`%XX` decoded,
+/// `+` taken literally); the first value of a repeated name counts.
 struct AppQuery {
-    private var values: [String: String] = [:]
+    private let query: RequestQuery
 
-    init(_ query: String?) {
-        guard let query else { return }
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.decode(parts[0])
-            let value = parts.count > 1 ? Self.decode(parts[1]) : ""
-            if let name, let value, values[name] == nil { values[name] = value }
+    /// - Throws: 400 when the query holds a malformed percent-encoding.
+    init(_ raw: String?) throws(AppProblemResponse) {
+        do {
+            query = try RequestQuery(raw)
+        } catch {
+            throw AppProblemResponse(problem: AppProblem(400, "The query is not valid: \(error.description)."))
         }
     }
 
+    /// The first non-empty value of `name`.
     subscript(name: String) -> String? {
-        values[name].flatMap { $0.isEmpty ? nil : $0 }
+        query.values(name).first.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// `limit`, 1-100, 20 when absent.
@@ -25,9 +26,5 @@ struct AppQuery {
             throw AppProblemResponse(problem: AppProblem(400, "limit must be a whole number from 1 to 100."))
         }
         return value
-    }
-
-    private static func decode(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }

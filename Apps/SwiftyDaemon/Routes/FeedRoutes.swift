@@ -14,7 +14,7 @@ struct FeedRoutes: AppRouteGroup {
 
     func addRoutes(to routes: inout AppRoutes) {
         routes.add("GET", "/v1/feed") { call in
-            let query = AppQuery(call.request.query)
+            let query = try AppQuery(call.request.query)
             let limit = try query.limit()
             return AppAnswer.json(try await feed.timeline(user: call.user, cursor: query["cursor"], limit: limit))
         }
