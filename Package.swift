@@ -208,6 +208,7 @@ package.targets += [
         name: "swifty-bench",
         dependencies: [
             "ServiceCore", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport", "AppLogging",
+            "COpenSSL",
         ],
         path: "Tools/bench/swifty-bench"
     ),
