@@ -43,6 +43,11 @@ public enum ContentDigest {
         fieldValue: String,
         body: some Collection<UInt8>
     ) throws(SigningError) -> Verdict {
+        // The one-member form a signer writes is checked where it lies; any other is parsed.
+        let exact = ByteText.withBytes(fieldValue) { field in
+            body.withContiguousStorageIfAvailable { exactVerdict(field, body: UnsafeRawBufferPointer($0)) }
+        }
+        if let exact, let verdict = exact { return verdict }
         let dictionary: SFDictionary
         do {
             dictionary = try SFParser.parseDictionary(fieldValue)
@@ -60,5 +65,34 @@ public enum ContentDigest {
             checked += 1
         }
         return checked > 0 ? .valid : .noSupportedAlgorithm
+    }
+
+    /// The verdict for a field of exactly one member, `sha-256=:base64:` or `sha-512=:base64:`
+    /// with padded standard base64; `nil` for any other shape.
+    private static func exactVerdict(_ field: UnsafeBufferPointer<UInt8>, body: UnsafeRawBufferPointer) -> Verdict? {
+        let count = field.count
+        guard count >= 13, count <= 9 + 88 + 1, field[7] == UInt8(ascii: "="), field[8] == UInt8(ascii: ":"),
+            field[count - 1] == UInt8(ascii: ":")
+        else { return nil }
+        let name = UnsafeBufferPointer(rebasing: field[0..<7])
+        let algorithm: DigestAlgorithm
+        if ByteText.equals(name, "sha-256" as StaticString) {
+            algorithm = .sha256
+        } else if ByteText.equals(name, "sha-512" as StaticString) {
+            algorithm = .sha512
+        } else {
+            return nil
+        }
+        return withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { buffer -> Verdict? in
+            let expected = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<64])
+            let actual = UnsafeMutableRawBufferPointer(rebasing: buffer[64..<128])
+            guard
+                let length = Base64.decodeCanonical(UnsafeBufferPointer(rebasing: field[9..<count - 1]), into: expected)
+            else { return nil }
+            // A failed hash is left to the parsing path, which reports OpenSSL's error.
+            guard algorithm.hash(body, into: actual) else { return nil }
+            let same = length == algorithm.digestLength && expected.prefix(length).elementsEqual(actual.prefix(length))
+            return same ? .valid : .mismatch(algorithm)
+        }
     }
 }

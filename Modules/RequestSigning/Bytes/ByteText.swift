@@ -88,11 +88,6 @@ enum ByteText {
 }
 
 extension ByteText {
-    /// Whether the bytes in `range` equal `text`'s UTF-8 bytes.
-    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
-        equals(UnsafeBufferPointer(rebasing: bytes[range]), text)
-    }
-
     /// Whether the bytes equal `text`'s UTF-8 bytes.
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
         guard bytes.count == text.utf8.count else { return false }
