@@ -46,21 +46,6 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
             case .status: "@status"
             }
         }
-
-        /// The derived component a name's bytes spell, without `@query-param` and `@status`
-        /// (which need more than the request parts).
-        init?(requestPart name: UnsafeBufferPointer<UInt8>) {
-            switch name.count {
-            case 5 where ByteText.equals(name, "@path" as StaticString): self = .path
-            case 6 where ByteText.equals(name, "@query" as StaticString): self = .query
-            case 7 where ByteText.equals(name, "@method" as StaticString): self = .method
-            case 7 where ByteText.equals(name, "@scheme" as StaticString): self = .scheme
-            case 10 where ByteText.equals(name, "@authority" as StaticString): self = .authority
-            case 11 where ByteText.equals(name, "@target-uri" as StaticString): self = .targetURI
-            case 15 where ByteText.equals(name, "@request-target" as StaticString): self = .requestTarget
-            default: return nil
-            }
-        }
     }
 
     /// The derived component names RFC 9421 §2.2 defines (without `@signature-params`, which is

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// RFC 9530 `Content-Digest`: produce the field for a body, and check a received field
 /// against the body.
 public enum ContentDigest {
@@ -43,11 +49,21 @@ public enum ContentDigest {
         fieldValue: String,
         body: some Collection<UInt8>
     ) throws(SigningError) -> Verdict {
-        // The one-member form a signer writes is checked where it lies; any other is parsed.
-        let exact = ByteText.withBytes(fieldValue) { field in
-            body.withContiguousStorageIfAvailable { exactVerdict(field, body: UnsafeRawBufferPointer($0)) }
+        if let verdict = body.withContiguousStorageIfAvailable({ bytes in
+            Result { () throws(SigningError) in try check(fieldValue: fieldValue, bytes: UnsafeRawBufferPointer(bytes))
+            }
+        }) {
+            return try verdict.get()
         }
-        if let exact, let verdict = exact { return verdict }
+        return try Array(body).withUnsafeBytes { bytes in
+            Result { () throws(SigningError) in try check(fieldValue: fieldValue, bytes: bytes) }
+        }.get()
+    }
+
+    /// ``check(fieldValue:body:)`` over the body's bytes.
+    static func check(fieldValue: String, bytes body: UnsafeRawBufferPointer) throws(SigningError) -> Verdict {
+        // The one-member form a signer writes is checked where it lies; any other is parsed.
+        if let verdict = ByteText.withBytes(fieldValue, { exactVerdict($0, body: body) }) { return verdict }
         let dictionary: SFDictionary
         do {
             dictionary = try SFParser.parseDictionary(fieldValue)
@@ -91,7 +107,8 @@ public enum ContentDigest {
             else { return nil }
             // A failed hash is left to the parsing path, which reports OpenSSL's error.
             guard algorithm.hash(body, into: actual) else { return nil }
-            let same = length == algorithm.digestLength && expected.prefix(length).elementsEqual(actual.prefix(length))
+            let same =
+                length == algorithm.digestLength && memcmp(expected.baseAddress!, actual.baseAddress!, length) == 0
             return same ? .valid : .mismatch(algorithm)
         }
     }

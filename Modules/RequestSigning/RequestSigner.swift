@@ -65,14 +65,8 @@ public struct RequestSigner: Sendable {
     /// How each line of the base is made, without and with `content-digest`.
     let plainPlan: Plan
     let digestPlan: Plan
-    /// `;keyid="..."[;alg="..."][;tag="..."]`, written once.
-    let keyParameterBytes: [UInt8]
-    /// `label=`.
-    let labelBytes: [UInt8]
-    /// `label=:`.
-    let signaturePrefixBytes: [UInt8]
-    /// Whole seconds of ``Configuration/lifetime``.
-    let lifetimeSeconds: Int64?
+    /// The parts of signing shared by copies of the signer.
+    let core: RequestSigningCore
 
     /// The precomputed lines of a signature base for one component list.
     struct Plan: Sendable {
@@ -170,10 +164,9 @@ public struct RequestSigner: Sendable {
         self.digestComponents = digest
         self.plainPlan = Plan(plain)
         self.digestPlan = Plan(digest)
-        self.keyParameterBytes = keyBytes
-        self.labelBytes = label
-        self.signaturePrefixBytes = label + [UInt8(ascii: ":")]
-        self.lifetimeSeconds = seconds
+        self.core = RequestSigningCore(
+            key: key, keyParameterBytes: keyBytes, labelBytes: label, lifetimeSeconds: seconds,
+            includesNonce: configuration.includesNonce)
     }
 
     /// Signs a request: returns it with `Content-Digest` (when it has a body),
@@ -199,7 +192,8 @@ public struct RequestSigner: Sendable {
         let message = plan.needsMessage ? try SignableMessage(signed) : nil
         let created = Int64(clock().timeIntervalSince1970.rounded(.down))
         let headers = signed.headers
-        let outcome = ByteText.withBytes(request.urlString) { url -> Result<Signed, SigningError> in
+        let core = core
+        let outcome = ByteText.withBytes(request.urlString) { url -> Result<RequestSigningCore.Signed, SigningError> in
             guard let uri = URIRanges(url), !uri.authority.isEmpty else {
                 return .failure(
                     SigningError(
@@ -213,7 +207,7 @@ public struct RequestSigner: Sendable {
                     path: UnsafeBufferPointer(rebasing: url[uri.path]),
                     query: uri.query.map { UnsafeBufferPointer(rebasing: url[$0]) }, requestTarget: nil,
                     isResponse: false)
-                return sign(
+                return core.sign(
                     plan, parts: parts, headers: headers, message: message, created: created, nonce: nil,
                     returningNonce: false)
             }
@@ -240,15 +234,16 @@ public struct RequestSigner: Sendable {
     ) throws(SigningError) -> SignatureInput {
         let (plan, components, seconds) = try prepare(&message, created: created, nonce: nonce)
         let signing = message
+        let core = core
         let fields = try signing.withParts { parts in
-            sign(
+            core.sign(
                 plan, parts: parts, headers: signing.headers, message: signing, created: seconds, nonce: nonce,
                 returningNonce: true)
         }.get()
         Self.setFields(
             input: fields.input, signature: fields.signature, label: configuration.label, in: &message.headers)
         let parameters = SignatureParameters(
-            created: seconds, expires: lifetimeSeconds.map { seconds + $0 }, nonce: fields.nonce, keyID: key.id,
+            created: seconds, expires: core.lifetimeSeconds.map { seconds + $0 }, nonce: fields.nonce, keyID: key.id,
             algorithm: configuration.includesAlgorithm ? key.algorithm.rawValue : nil, tag: key.tag)
         return SignatureInput(label: configuration.label, components: components, parameters: parameters)
     }
@@ -263,8 +258,11 @@ public struct RequestSigner: Sendable {
     ) throws(SigningError) -> SignatureBase {
         let (plan, _, seconds) = try prepare(&message, created: created, nonce: nonce)
         let signing = message
+        let core = core
         let bytes = try signing.withParts { parts -> Result<[UInt8], SigningError> in
-            withBase(plan, parts: parts, headers: signing.headers, message: signing, created: seconds, nonce: nonce) {
+            core.withBase(
+                plan, parts: parts, headers: signing.headers, message: signing, created: seconds, nonce: nonce
+            ) {
                 base, _ in Array(base)
             }
         }.get()
@@ -272,170 +270,6 @@ public struct RequestSigner: Sendable {
     }
 
     // MARK: Parts
-
-    /// The two field values, and the nonce sent when asked for.
-    private struct Signed {
-        var input: String
-        var signature: String
-        var nonce: String?
-    }
-
-    /// Builds the base and signs it.
-    private func sign(
-        _ plan: Plan,
-        parts: RequestParts,
-        headers: HTTPHeaders,
-        message: SignableMessage?,
-        created: Int64,
-        nonce: String?,
-        returningNonce: Bool
-    ) -> Result<Signed, SigningError> {
-        withBase(plan, parts: parts, headers: headers, message: message, created: created, nonce: nonce) {
-            base, layout in
-            signatureFields(
-                base: base, inner: UnsafeBufferPointer(rebasing: base[layout.inner...]),
-                nonce: returningNonce ? layout.nonce.map { UnsafeBufferPointer(rebasing: base[$0]) } : nil)
-        }.flatMap { $0 }
-    }
-
-    /// Where the `@signature-params` value and the nonce are in a base.
-    private struct Layout {
-        var inner: Int
-        var nonce: Range<Int>?
-    }
-
-    /// Writes the base into a stack buffer and hands it to `body`: the component lines, then
-    /// the `@signature-params` line.
-    private func withBase<R>(
-        _ plan: Plan,
-        parts: RequestParts,
-        headers: HTTPHeaders,
-        message: SignableMessage?,
-        created: Int64,
-        nonce: String?,
-        _ body: (UnsafeBufferPointer<UInt8>, Layout) -> R
-    ) -> Result<R, SigningError> {
-        withUnsafeTemporaryAllocation(byteCount: 1_024, alignment: 16) { buffer in
-            var base = ByteWriter(buffer)
-            if let problem = Self.writeLines(plan, parts: parts, headers: headers, message: message, to: &base) {
-                return .failure(problem)
-            }
-            base.append("\"@signature-params\": ")
-            let inner = base.count
-            let nonceRange: Range<Int>?
-            do throws(SigningError) {
-                nonceRange = try writeParameters(plan, created: created, nonce: nonce, to: &base)
-            } catch {
-                return .failure(error)
-            }
-            return .success(body(base.bytes, Layout(inner: inner, nonce: nonceRange)))
-        }
-    }
-
-    /// Writes the component lines of the base.
-    private static func writeLines(
-        _ plan: Plan,
-        parts: RequestParts,
-        headers: HTTPHeaders,
-        message: SignableMessage?,
-        to base: inout ByteWriter
-    ) -> SigningError? {
-        for step in plan.steps {
-            base.append(step.prefix)
-            switch step.source {
-            case .derived(let derived):
-                if let problem = parts.writeDerived(derived, to: &base) { return problem }
-            case .field(let name):
-                let outcome = name.withUnsafeBufferPointer { SignableMessage.writeField($0, in: headers, to: &base) }
-                switch outcome {
-                case .appended: break
-                case .absent:
-                    return SigningError(
-                        .missingComponent,
-                        "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
-                case .invalid(let reason):
-                    return SigningError(
-                        .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
-                }
-            case .other(let component):
-                var value: [UInt8] = []
-                do throws(SigningError) {
-                    try message?.appendValue(of: component, to: &value)
-                } catch {
-                    return error
-                }
-                base.append(value)
-            }
-            base.append(0x0A)
-        }
-        return nil
-    }
-
-    /// Writes the inner list and the parameters (`created`, `expires`, `nonce`, key parameters).
-    /// - Returns: Where the nonce's text is, when one was written.
-    private func writeParameters(
-        _ plan: Plan,
-        created: Int64,
-        nonce: String?,
-        to base: inout ByteWriter
-    ) throws(SigningError) -> Range<Int>? {
-        base.append(plan.listBytes)
-        base.append(";created=")
-        base.append(decimal: created)
-        if let lifetimeSeconds {
-            base.append(";expires=")
-            base.append(decimal: created + lifetimeSeconds)
-        }
-        guard nonce != nil || configuration.includesNonce else {
-            base.append(keyParameterBytes)
-            return nil
-        }
-        base.append(";nonce=\"")
-        let start = base.count
-        if let nonce {
-            // Checked by `prepare` as printable ASCII; quotes and backslashes are escaped.
-            ByteText.withBytes(nonce) { text in
-                for byte in text {
-                    if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { base.append(UInt8(ascii: "\\")) }
-                    base.append(byte)
-                }
-            }
-        } else {
-            try NonceSource.appendNonce(to: &base)
-        }
-        let end = base.count
-        base.append(UInt8(ascii: "\""))
-        base.append(keyParameterBytes)
-        return start..<end
-    }
-
-    /// The `Signature-Input` and `Signature` values: `label=inner` and `label=:MAC:`, and the
-    /// nonce's text when `nonce` is given.
-    private func signatureFields(
-        base: UnsafeBufferPointer<UInt8>,
-        inner: UnsafeBufferPointer<UInt8>,
-        nonce: UnsafeBufferPointer<UInt8>?
-    ) -> Result<Signed, SigningError> {
-        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { mac in
-            let length: Int
-            do throws(SigningError) {
-                length = try key.secret.authenticate(UnsafeRawBufferPointer(base), into: mac)
-            } catch {
-                return .failure(error)
-            }
-            let signature = Base64.string(
-                prefix: signaturePrefixBytes, encoding: UnsafeRawBufferPointer(rebasing: mac[..<length]),
-                suffix: UInt8(ascii: ":"))
-            let input = String(unsafeUninitializedCapacity: labelBytes.count + inner.count) { buffer in
-                let start = buffer.baseAddress!
-                labelBytes.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: $0.count) }
-                (start + labelBytes.count).update(from: inner.baseAddress!, count: inner.count)
-                return labelBytes.count + inner.count
-            }
-            let nonceText = nonce.map { SignatureInputReader.unescaped($0) }
-            return .success(Signed(input: input, signature: signature, nonce: nonceText))
-        }
-    }
 
     /// Adds `Content-Digest` when needed and checks the arguments.
     /// - Returns: The plan, the components covered and the creation time.

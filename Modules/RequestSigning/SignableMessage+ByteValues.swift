@@ -52,25 +52,22 @@ extension SignableMessage {
         }
     }
 
-    /// Writes the value of a derived request component named by `name` (without parameters).
-    /// - Returns: `nil`, or why it cannot be evaluated on this message.
-    func writeDerived(_ name: UnsafeBufferPointer<UInt8>, to writer: inout ByteWriter) -> SigningError? {
-        guard let derived = ComponentIdentifier.Derived(requestPart: name) else {
-            return SigningError(
-                .invalidComponent,
-                "\"\(String(decoding: name, as: UTF8.self))\" is not a derived component without parameters")
-        }
-        return withParts { $0.writeDerived(derived, to: &writer) }
-    }
-
     /// Calls `body` with the message's request parts as bytes.
     func withParts<R>(_ body: (RequestParts) -> R) -> R {
-        ByteText.withBytes(method) { method in
+        // Local copies, so that the closures below capture strings rather than the whole message.
+        let method = method
+        let scheme = scheme
+        let authority = authority
+        let path = path
+        let query = query
+        let rawRequestTarget = rawRequestTarget
+        let isResponse = isResponse
+        return ByteText.withBytes(method) { method in
             ByteText.withBytes(scheme) { scheme in
                 ByteText.withBytes(authority) { authority in
                     ByteText.withBytes(path) { path in
-                        withOptionalBytes(query) { query in
-                            withOptionalBytes(rawRequestTarget) { target in
+                        Self.withOptionalBytes(query) { query in
+                            Self.withOptionalBytes(rawRequestTarget) { target in
                                 body(
                                     RequestParts(
                                         method: method, scheme: scheme, authority: authority, path: path, query: query,
@@ -83,7 +80,7 @@ extension SignableMessage {
         }
     }
 
-    private func withOptionalBytes<R>(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+    private static func withOptionalBytes<R>(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
         guard let text else { return body(nil) }
         return ByteText.withBytes(text) { body($0) }
     }

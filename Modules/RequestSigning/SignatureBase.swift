@@ -64,19 +64,21 @@ public struct SignatureBase: Sendable, CustomStringConvertible {
         of message: SignableMessage,
         _ body: (UnsafeBufferPointer<UInt8>) -> R
     ) -> Result<R, SigningError> {
-        withUnsafeTemporaryAllocation(byteCount: 1_024, alignment: 16) { buffer in
-            var base = ByteWriter(buffer)
-            for (index, item) in member.items.enumerated() {
-                base.append(UnsafeBufferPointer(rebasing: member.bytes[item.text]))
-                base.append(": ")
-                if let problem = writeValue(of: item, at: index, member: member, message: message, to: &base) {
-                    return .failure(problem)
+        message.withParts { parts in
+            withUnsafeTemporaryAllocation(byteCount: 1_024, alignment: 16) { buffer in
+                var base = ByteWriter(buffer)
+                for (index, item) in member.items.enumerated() {
+                    base.append(UnsafeBufferPointer(rebasing: member.bytes[item.text]))
+                    base.append(": ")
+                    let problem = writeValue(
+                        of: item, at: index, member: member, parts: parts, message: message, to: &base)
+                    if let problem { return .failure(problem) }
+                    base.append(0x0A)
                 }
-                base.append(0x0A)
+                base.append("\"@signature-params\": ")
+                base.append(UnsafeBufferPointer(rebasing: member.bytes[member.valueStart...]))
+                return .success(body(base.bytes))
             }
-            base.append("\"@signature-params\": ")
-            base.append(UnsafeBufferPointer(rebasing: member.bytes[member.valueStart...]))
-            return .success(body(base.bytes))
         }
     }
 
@@ -86,6 +88,7 @@ public struct SignatureBase: Sendable, CustomStringConvertible {
         of item: SignatureInputReader.Item,
         at index: Int,
         member: SignatureVerifier.Member,
+        parts: RequestParts,
         message: SignableMessage,
         to base: inout ByteWriter
     ) -> SigningError? {
@@ -103,7 +106,13 @@ public struct SignatureBase: Sendable, CustomStringConvertible {
             base.append(value)
             return nil
         }
-        if name[0] == UInt8(ascii: "@") { return message.writeDerived(name, to: &base) }
+        if name[0] == UInt8(ascii: "@") {
+            guard let derived = SignatureInputReader.derived(bit: item.bit) else {
+                return SigningError(
+                    .invalidComponent, "\"\(String(decoding: name, as: UTF8.self))\" is not evaluated here")
+            }
+            return parts.writeDerived(derived, to: &base)
+        }
         switch SignableMessage.writeField(name, in: message.headers, to: &base) {
         case .appended:
             return nil

@@ -74,7 +74,9 @@ extension SignatureVerifier {
     func checkDigest(_ field: String, body: Data?, label: String, keyID: String) throws(SignatureVerificationError) {
         let verdict: ContentDigest.Verdict
         do {
-            verdict = try ContentDigest.check(fieldValue: field, body: body ?? Data())
+            verdict = try (body ?? Data()).withUnsafeBytes { bytes in
+                Result { () throws(SigningError) in try ContentDigest.check(fieldValue: field, bytes: bytes) }
+            }.get()
         } catch {
             throw failure(.cryptoFailure, error.message, label: label, keyID: keyID)
         }

@@ -16,9 +16,8 @@ extension SignatureVerifier {
         var components: [ComponentIdentifier]?
     }
 
-    /// What the pipeline works on besides the member.
+    /// What the pipeline works on besides the member and the message.
     struct Context {
-        var message: SignableMessage
         var inputField: String
         var signatureField: String?
         var digestField: String?
@@ -45,7 +44,7 @@ extension SignatureVerifier {
             throw SignatureVerificationError(.missingSignature, "the message has no Signature-Input field")
         }
         let context = Context(
-            message: message, inputField: inputField, signatureField: fields.signature, digestField: fields.digest,
+            inputField: inputField, signatureField: fields.signature, digestField: fields.digest,
             now: now, recordingNonce: recordingNonce, baseOnly: baseOnly)
         if let label = configuration.label, !labelBytes.isEmpty {
             let outcome = ByteText.withBytes(inputField) { input -> Result<Checked?, SignatureVerificationError>? in
@@ -54,7 +53,7 @@ extension SignatureVerifier {
                     withUnsafeTemporaryAllocation(of: SignatureInputReader.Parameter.self, capacity: 8) { parameters in
                         read(
                             input, label: label, mode: .received, components: nil, items: items,
-                            parameters: parameters, context)
+                            parameters: parameters, message, context)
                     }
                 }
             }
@@ -69,7 +68,7 @@ extension SignatureVerifier {
                 ) { parameters in
                     read(
                         input, label: label, mode: .serialized, components: components, items: items,
-                        parameters: parameters, context)
+                        parameters: parameters, message, context)
                 }
             }
         }
@@ -88,6 +87,7 @@ extension SignatureVerifier {
         components: [ComponentIdentifier]?,
         items: UnsafeMutableBufferPointer<SignatureInputReader.Item>,
         parameters: UnsafeMutableBufferPointer<SignatureInputReader.Parameter>,
+        _ message: SignableMessage,
         _ context: Context
     ) -> Result<Checked?, SignatureVerificationError>? {
         var itemCount = 0
@@ -104,7 +104,7 @@ extension SignatureVerifier {
             label: label, bytes: input, valueStart: valueStart,
             items: UnsafeBufferPointer(rebasing: items[..<itemCount]),
             parameters: UnsafeBufferPointer(rebasing: parameters[..<parameterCount]), components: components)
-        return Result { () throws(SignatureVerificationError) in try verify(member, context) }
+        return Result { () throws(SignatureVerificationError) in try verify(member, message, context) }
     }
 
     /// Whether the field starts with the configured label and `=`.
@@ -160,30 +160,35 @@ extension SignatureVerifier {
     // MARK: Checks
 
     /// Every check on a read member, in the order the errors are reported.
-    private func verify(_ member: Member, _ context: Context) throws(SignatureVerificationError) -> Checked? {
+    private func verify(
+        _ member: Member,
+        _ message: SignableMessage,
+        _ context: Context
+    ) throws(SignatureVerificationError) -> Checked? {
         let label = member.label
         let known = try coveredBits(member)
         if let baseOnly = context.baseOnly {
-            try withBase(member, context.message, keyID: nil) { baseOnly($0) }
+            try withBase(member, message, keyID: nil) { baseOnly($0) }
             return nil
         }
         return try withUnsafeTemporaryAllocation(byteCount: 72, alignment: 8) {
             buffer throws(SignatureVerificationError) -> Checked? in
             let signatureLength = try signatureBytes(context.signatureField, label: label, into: buffer)
             let parameters = try readParameters(member)
-            let key = keyBytes[parameters.keyIndex].key
-            let keyID = key.id
+            let keyIndex = parameters.keyIndex
+            let keyID = keyBytes[keyIndex].key.id
             let acceptableUntil = try checkTime(
                 created: parameters.created, expires: parameters.expires, hasNonce: parameters.nonce != nil,
                 label: label, keyID: keyID, now: context.now)
-            try checkCoverage(member, known: known, message: context.message, label: label, keyID: keyID)
+            try checkCoverage(member, known: known, message: message, label: label, keyID: keyID)
 
             // The MAC, compared in constant time.
             let signature = UnsafeRawBufferPointer(rebasing: buffer[..<min(signatureLength, buffer.count)])
-            let valid = try withBase(member, context.message, keyID: keyID) { base in
+            let valid = try withBase(member, message, keyID: keyID) { base in
                 Result { () throws(SigningError) -> Bool in
                     guard signatureLength <= buffer.count else { return false }
-                    return try key.secret.isValidAuthenticationCode(signature, for: UnsafeRawBufferPointer(base))
+                    return try keyBytes[keyIndex].key.secret.isValidAuthenticationCode(
+                        signature, for: UnsafeRawBufferPointer(base))
                 }
             }
             let matches: Bool
@@ -199,17 +204,17 @@ extension SignatureVerifier {
             }
 
             if let digestField = context.digestField {
-                try checkDigest(digestField, body: context.message.body, label: label, keyID: keyID)
+                try checkDigest(digestField, body: message.body, label: label, keyID: keyID)
             }
             let nonce = parameters.nonce.map { text(of: $0, in: member) }
             let verified = VerifiedSignature(
-                label: label, keyID: keyID, module: key.tag, created: parameters.created ?? 0,
+                label: label, keyID: keyID, module: keyBytes[keyIndex].key.tag, created: parameters.created ?? 0,
                 expires: parameters.expires, nonce: nonce, signatureInputField: context.inputField)
             let rememberUntil = acceptableUntil + 1
             // Last, the nonce, recorded straight from the field's bytes when the guard is in memory.
             var recorded: ReplayCheckResult?
             if context.recordingNonce, let inMemoryGuard, let range = parameters.nonce, !range.escaped {
-                let packed = keyBytes[parameters.keyIndex].id.withUnsafeBufferPointer { id in
+                let packed = keyBytes[keyIndex].id.withUnsafeBufferPointer { id in
                     ReplayTable.Key(keyID: id, nonce: UnsafeBufferPointer(rebasing: member.bytes[range.value]))
                 }
                 if let packed {
@@ -340,25 +345,26 @@ extension SignatureVerifier {
             let id = text(of: keyID, in: member)
             throw failure(.unknownKey, "no trusted key has the id \"\(id)\"", label: label, keyID: id)
         }
-        let key = keyBytes[keyIndex]
-        if let algorithm, !matches(algorithm, key.algorithm, in: member) {
+        if let algorithm, !matches(algorithm, keyBytes[keyIndex].algorithm, in: member) {
+            let key = keyBytes[keyIndex].key
             throw failure(
                 .algorithmMismatch,
-                "alg is \"\(text(of: algorithm, in: member))\" but key \"\(key.key.id)\" is \(key.key.algorithm)",
-                label: label, keyID: key.key.id)
+                "alg is \"\(text(of: algorithm, in: member))\" but key \"\(key.id)\" is \(key.algorithm)",
+                label: label, keyID: key.id)
         }
-        if let module = key.tag {
-            let moduleName = key.key.tag ?? ""
+        if let module = keyBytes[keyIndex].tag {
+            let key = keyBytes[keyIndex].key
+            let moduleName = key.tag ?? ""
             guard let tag else {
                 throw failure(
-                    .tagMismatch, "the signature has no tag; key \"\(key.key.id)\" signs for \"\(moduleName)\"",
-                    label: label, keyID: key.key.id)
+                    .tagMismatch, "the signature has no tag; key \"\(key.id)\" signs for \"\(moduleName)\"",
+                    label: label, keyID: key.id)
             }
             guard matches(tag, module, in: member) else {
                 throw failure(
                     .tagMismatch,
-                    "tag is \"\(text(of: tag, in: member))\" but key \"\(key.key.id)\" signs for \"\(moduleName)\"",
-                    label: label, keyID: key.key.id)
+                    "tag is \"\(text(of: tag, in: member))\" but key \"\(key.id)\" signs for \"\(moduleName)\"",
+                    label: label, keyID: key.id)
             }
         }
         return Parameters(created: created, expires: expires, nonce: nonce, keyIndex: keyIndex)

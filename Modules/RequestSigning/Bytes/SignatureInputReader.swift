@@ -16,17 +16,30 @@ struct SignatureInputReader {
         case serialized
     }
 
-    /// A covered component.
+    /// A covered component, kept small (32-bit offsets) so that the verifier's buffer of them
+    /// stays within what `withUnsafeTemporaryAllocation` puts on the stack without asking.
     struct Item {
-        /// The whole item, `"name";params`, as it appears in the base.
-        var text: Range<Int>
-        /// The name between the quotes.
-        var name: Range<Int>
+        private var nameStart: Int32
+        private var nameEnd: Int32
+        private var textEnd: Int32
         /// ``componentBit(_:)`` of the name for an item without parameters, else 0.
         var bit: UInt32
         /// Whether the item has no parameters and is a well-known derived component or a plain
         /// lowercase field name, so its value can be written from the name's bytes alone.
         var isSimple: Bool
+
+        init(text: Range<Int>, name: Range<Int>, bit: UInt32, isSimple: Bool) {
+            nameStart = Int32(truncatingIfNeeded: name.lowerBound)
+            nameEnd = Int32(truncatingIfNeeded: name.upperBound)
+            textEnd = Int32(truncatingIfNeeded: text.upperBound)
+            self.bit = bit
+            self.isSimple = isSimple
+        }
+
+        /// The name between the quotes.
+        var name: Range<Int> { Int(nameStart)..<Int(nameEnd) }
+        /// The whole item, `"name";params`, as it appears in the base.
+        var text: Range<Int> { Int(nameStart) - 1..<Int(textEnd) }
     }
 
     /// A signature parameter.
@@ -53,6 +66,8 @@ struct SignatureInputReader {
     let bytes: UnsafeBufferPointer<UInt8>
     let mode: Mode
     let limits: SFParser.Limits
+    /// ``byteClasses``.
+    let classes: UnsafeBufferPointer<UInt8>
     var index = 0
 
     /// Reads the member that starts after `label=` (at `valueStart`) and fills `items` and
@@ -68,12 +83,22 @@ struct SignatureInputReader {
         parameters: UnsafeMutableBufferPointer<Parameter>,
         parameterCount: inout Int
     ) -> Bool {
-        guard bytes.count <= limits.maximumLength, limits.maximumMembers >= 1 else { return false }
-        var reader = SignatureInputReader(bytes: bytes, mode: mode, limits: limits, index: valueStart)
-        return reader.member(items: items, itemCount: &itemCount, parameters: parameters, count: &parameterCount)
+        guard bytes.count <= limits.maximumLength, bytes.count < Int(Int32.max), limits.maximumMembers >= 1 else {
+            return false
+        }
+        return byteClasses.withUnsafeBufferPointer { classes in
+            var reader = SignatureInputReader(
+                bytes: bytes, mode: mode, limits: limits, classes: classes, index: valueStart)
+            return reader.member(items: items, itemCount: &itemCount, parameters: parameters, count: &parameterCount)
+        }
     }
 
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    /// The byte at ``index``, or 0 (which no rule accepts) at the end.
+    @inline(__always)
+    private var current: UInt8 { index < bytes.count ? bytes[index] : 0 }
+
+    @inline(__always)
+    private func isClass(_ byte: UInt8, _ mask: UInt8) -> Bool { classes[Int(byte)] & mask != 0 }
 
     private mutating func member(
         items: UnsafeMutableBufferPointer<Item>,
@@ -113,17 +138,15 @@ struct SignatureInputReader {
     }
 
     /// `"name"` with, in serialized mode, its parameters.
+    @inline(__always)
     private mutating func item() -> Item? {
-        let start = index
         guard current == UInt8(ascii: "\"") else { return nil }
         index += 1
         let nameStart = index
-        let table = Self.byteClasses
         if mode == .received {
-            while index < bytes.count, table[Int(bytes[index])] & Self.componentNameClass != 0 { index += 1 }
+            while isClass(current, Self.componentNameClass) { index += 1 }
         } else {
-            guard skipString() else { return nil }
-            index -= 1
+            guard skipStringContent() else { return nil }
         }
         guard current == UInt8(ascii: "\""), index > nameStart else { return nil }
         let name = nameStart..<index
@@ -143,10 +166,11 @@ struct SignatureInputReader {
         let bit = hasParameters ? 0 : Self.componentBit(nameBytes)
         let isSimple = !hasParameters && (bit != 0 || Self.isPlainFieldName(nameBytes))
         guard isSimple || mode == .serialized else { return nil }
-        return Item(text: start..<index, name: name, bit: bit, isSimple: isSimple)
+        return Item(text: nameStart - 1..<index, name: name, bit: bit, isSimple: isSimple)
     }
 
     /// `;key=value`, or `;key` (a boolean true) in serialized mode.
+    @inline(__always)
     private mutating func parameter() -> Parameter? {
         index += 1
         guard let key = key() else { return nil }
@@ -171,11 +195,12 @@ struct SignatureInputReader {
     }
 
     /// A lowercase key.
+    @inline(__always)
     private mutating func key() -> Range<Int>? {
         let start = index
-        guard let first = current, SFCharacters.isKeyStart(first) else { return nil }
+        guard isClass(current, Self.keyStartClass) else { return nil }
         index += 1
-        while let byte = current, SFCharacters.isKeyCharacter(byte) { index += 1 }
+        while isClass(current, Self.keyClass) { index += 1 }
         return start..<index
     }
 
@@ -189,32 +214,32 @@ struct SignatureInputReader {
 
     /// A bare item in its serialised form. In received mode only integers without leading zeros
     /// or a minus sign and strings are read; everything else is left to the parser.
+    @inline(__always)
     private mutating func bareItem() -> Value? {
-        guard let first = current else { return nil }
+        let first = current
         let start = index
         if first == UInt8(ascii: "\"") {
             index += 1
             let contentStart = index
-            let escaped = !skipStringContent()
+            let plain = skipStringContent()
             guard current == UInt8(ascii: "\"") else { return nil }
             let content = contentStart..<index
             index += 1
-            return Value(range: content, isString: true, escaped: escaped)
+            return Value(range: content, isString: true, escaped: !plain)
         }
-        if SFCharacters.isDigit(first) || (first == UInt8(ascii: "-") && mode == .serialized) {
+        if isClass(first, Self.digitClass) || (first == UInt8(ascii: "-") && mode == .serialized) {
             if first == UInt8(ascii: "-") { index += 1 }
             let digitsStart = index
             var number: Int64 = 0
-            while let byte = current, SFCharacters.isDigit(byte), index - digitsStart < 15 {
-                number = number * 10 + Int64(byte &- UInt8(ascii: "0"))
+            while isClass(current, Self.digitClass), index - digitsStart < 15 {
+                number = number &* 10 &+ Int64(current &- UInt8(ascii: "0"))
                 index += 1
             }
-            guard index > digitsStart else { return nil }
-            if let byte = current, SFCharacters.isDigit(byte) { return nil }
+            guard index > digitsStart, !isClass(current, Self.digitClass) else { return nil }
             if current == UInt8(ascii: ".") {
                 guard mode == .serialized else { return nil }
                 index += 1
-                while let byte = current, SFCharacters.isDigit(byte) { index += 1 }
+                while isClass(current, Self.digitClass) { index += 1 }
                 return Value(range: start..<index)
             }
             if mode == .received && bytes[digitsStart] == UInt8(ascii: "0") && index - digitsStart > 1 { return nil }
@@ -223,7 +248,7 @@ struct SignatureInputReader {
         guard mode == .serialized else { return nil }
         if first == UInt8(ascii: ":") {
             index += 1
-            while let byte = current, byte != UInt8(ascii: ":") { index += 1 }
+            while index < bytes.count && current != UInt8(ascii: ":") { index += 1 }
             guard current == UInt8(ascii: ":") else { return nil }
             index += 1
         } else if first == UInt8(ascii: "?") {
@@ -231,8 +256,8 @@ struct SignatureInputReader {
             guard index <= bytes.count else { return nil }
         } else if SFCharacters.isLetter(first) || first == UInt8(ascii: "*") {
             index += 1
-            while let byte = current,
-                SFCharacters.isTokenCharacter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/")
+            while index < bytes.count,
+                SFCharacters.isTokenCharacter(current) || current == UInt8(ascii: ":") || current == UInt8(ascii: "/")
             {
                 index += 1
             }
@@ -242,34 +267,17 @@ struct SignatureInputReader {
         return Value(range: start..<index)
     }
 
-    /// Moves past the string content up to its closing quote; returns `true` when it held no
-    /// escape. In received mode an escape ends it early (and the caller refuses it).
+    /// Moves to the string's closing quote (or where it stops being a string); returns `true`
+    /// when it held no escape. In received mode an escape stops it (and the caller refuses it).
+    @inline(__always)
     private mutating func skipStringContent() -> Bool {
         var plain = true
-        while let byte = current, byte != UInt8(ascii: "\"") {
-            if byte == UInt8(ascii: "\\") {
-                plain = false
-                guard mode == .serialized else {
-                    index = bytes.count
-                    return false
-                }
-                index += 1
-            }
-            guard byte >= 0x20 && byte <= 0x7E else {
-                index = bytes.count
-                return plain
-            }
-            index += 1
+        while true {
+            while isClass(current, Self.plainStringClass) { index += 1 }
+            guard current == UInt8(ascii: "\\"), mode == .serialized, index + 1 < bytes.count else { return plain }
+            plain = false
+            index += 2
         }
-        return plain
-    }
-
-    /// Moves past a quoted string's content and its closing quote.
-    private mutating func skipString() -> Bool {
-        _ = skipStringContent()
-        guard current == UInt8(ascii: "\"") else { return false }
-        index += 1
-        return true
     }
 
     /// The text of a string parameter with its escapes removed.
@@ -311,6 +319,20 @@ struct SignatureInputReader {
         }
     }
 
+    /// The derived component of a ``componentBit(_:)`` bit, `nil` for `content-digest`.
+    static func derived(bit: UInt32) -> ComponentIdentifier.Derived? {
+        switch bit {
+        case 1 << 0: .method
+        case 1 << 1: .authority
+        case 1 << 2: .path
+        case 1 << 3: .query
+        case 1 << 4: .scheme
+        case 1 << 5: .targetURI
+        case 1 << 6: .requestTarget
+        default: nil
+        }
+    }
+
     /// Whether the name is a field name without uppercase letters.
     static func isPlainFieldName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !name.isEmpty else { return false }
@@ -338,13 +360,30 @@ struct SignatureInputReader {
     }
 
     private static let componentNameClass: UInt8 = 1
+    private static let plainStringClass: UInt8 = 2
+    private static let digitClass: UInt8 = 4
+    private static let keyStartClass: UInt8 = 8
+    private static let keyClass: UInt8 = 16
 
-    /// Component-name bytes of the signer's form: lowercase letters, digits, `@`, `-`, `_`, `.`.
+    /// The classes of each byte: component-name byte of the signer's form (lowercase letters,
+    /// digits, `@`, `-`, `_`, `.`), unescaped string byte (visible ASCII and space but `"` and
+    /// `\`), digit, first byte of a key (lowercase letter, `*`), key byte.
     private static let byteClasses: [UInt8] = (0..<256).map { value in
         let byte = UInt8(value)
         let lowercase = byte >= 0x61 && byte <= 0x7A
         let digit = byte >= 0x30 && byte <= 0x39
-        let other = byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        return lowercase || digit || other || byte == UInt8(ascii: ".") ? componentNameClass : 0
+        var classes: UInt8 = 0
+        if lowercase || digit || byte == UInt8(ascii: "@") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: ".")
+        {
+            classes |= componentNameClass
+        }
+        if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+            classes |= plainStringClass
+        }
+        if digit { classes |= digitClass }
+        if lowercase || byte == UInt8(ascii: "*") { classes |= keyStartClass }
+        if SFCharacters.isKeyCharacter(byte) { classes |= keyClass }
+        return classes
     }
 }
