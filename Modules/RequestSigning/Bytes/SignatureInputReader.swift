@@ -87,9 +87,19 @@ struct SignatureInputReader {
             return false
         }
         return byteClasses.withUnsafeBufferPointer { classes in
-            var reader = SignatureInputReader(
-                bytes: bytes, mode: mode, limits: limits, classes: classes, index: valueStart)
-            return reader.member(items: items, itemCount: &itemCount, parameters: parameters, count: &parameterCount)
+            // One reader per mode, each with its mode fixed, so the checks of the other fold away.
+            switch mode {
+            case .received:
+                var reader = SignatureInputReader(
+                    bytes: bytes, mode: .received, limits: limits, classes: classes, index: valueStart)
+                return reader.member(
+                    items: items, itemCount: &itemCount, parameters: parameters, count: &parameterCount)
+            case .serialized:
+                var reader = SignatureInputReader(
+                    bytes: bytes, mode: .serialized, limits: limits, classes: classes, index: valueStart)
+                return reader.member(
+                    items: items, itemCount: &itemCount, parameters: parameters, count: &parameterCount)
+            }
         }
     }
 
@@ -100,6 +110,7 @@ struct SignatureInputReader {
     @inline(__always)
     private func isClass(_ byte: UInt8, _ mask: UInt8) -> Bool { classes[Int(byte)] & mask != 0 }
 
+    @inline(__always)
     private mutating func member(
         items: UnsafeMutableBufferPointer<Item>,
         itemCount: inout Int,
