@@ -206,7 +206,7 @@ public struct RequestSigner: Sendable {
                     authority: UnsafeBufferPointer(rebasing: url[uri.authority]),
                     path: UnsafeBufferPointer(rebasing: url[uri.path]),
                     query: uri.query.map { UnsafeBufferPointer(rebasing: url[$0]) }, requestTarget: nil,
-                    isResponse: false)
+                    isResponse: false, urlIsVisible: true)
                 return core.sign(
                     plan, parts: parts, headers: headers, message: message, created: created, nonce: nil,
                     returningNonce: false)

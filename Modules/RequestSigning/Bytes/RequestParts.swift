@@ -15,6 +15,10 @@ struct RequestParts {
     var requestTarget: UnsafeBufferPointer<UInt8>?
     /// Whether the message is a response (which has no derived request components).
     var isResponse: Bool
+    /// Whether the scheme, authority, path and query are known to hold no space or control
+    /// character: true for a URL's text (Foundation's `URL` and `ServiceClient` guarantee it),
+    /// so it is not scanned again.
+    var urlIsVisible = false
 
     /// Writes the value of a derived request component without parameters (`@method`,
     /// `@authority`, `@scheme`, `@target-uri`, `@request-target`, `@path`, `@query`).
@@ -28,7 +32,8 @@ struct RequestParts {
         let visible: Bool
         switch derived {
         case .method:
-            visible = writeVisible(method, to: &writer)
+            visible = ByteText.isVisible(method)
+            writer.append(method)
         case .authority:
             return writeAuthority(derived, to: &writer)
         case .scheme:
@@ -78,8 +83,9 @@ struct RequestParts {
         return writeVisible(query, to: &writer)
     }
 
+    /// Writes a part of the URL, `false` when it holds a space or control character.
     private func writeVisible(_ bytes: UnsafeBufferPointer<UInt8>, to writer: inout ByteWriter) -> Bool {
-        guard ByteText.isVisible(bytes) else { return false }
+        guard urlIsVisible || ByteText.isVisible(bytes) else { return false }
         writer.append(bytes)
         return true
     }
@@ -97,7 +103,7 @@ struct RequestParts {
             return SigningError(
                 .missingComponent, "\"\(derived.name)\" needs an authority, and the message has no Host")
         }
-        guard ByteText.isVisible(value) else {
+        guard urlIsVisible || ByteText.isVisible(value) else {
             return SigningError(
                 .invalidComponent, "the value of \"\(derived.name)\" contains a space or control character")
         }
