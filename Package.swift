@@ -244,7 +244,7 @@ package.targets += [
         name: "swifty-bench",
         dependencies: [
             "ServiceCore", "HTTPTypes", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport",
-            "AppLogging", "AppLifecycle",
+            "AppLogging", "AppLifecycle", "COpenSSL",
         ],
         path: "Tools/bench/swifty-bench"
     ),

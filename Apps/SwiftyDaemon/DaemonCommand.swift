@@ -57,7 +57,7 @@ public enum DaemonCommand {
         logger.logLevel = LogSetup.bootstrap(configuration.logging)
         logger.handler = LoggingSystem.makeHandler(label: "swiftyd")
         // Watched before anything starts, so a signal during start-up is handled once it is done.
-        let signals = UnixSignals([.terminate, .interrupt, .hangup])
+        let signals = await UnixSignals([.terminate, .interrupt, .hangup])
         let notifier = SystemdNotifier(environment: environment)
         let daemon: Daemon
         do {

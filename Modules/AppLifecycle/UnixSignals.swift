@@ -20,7 +20,7 @@ import Dispatch
 /// sequence share the arrivals between them.
 ///
 /// ```swift
-/// for await signal in UnixSignals([.terminate, .interrupt, .hangup]) {
+/// for await signal in await UnixSignals([.terminate, .interrupt, .hangup]) {
 ///     if signal == .hangup { continue }
 ///     break
 /// }
@@ -31,10 +31,12 @@ public struct UnixSignals: AsyncSequence, Sendable {
 
     private let sources: SignalSources
 
-    /// Starts watching `signals`.
+    /// Starts watching `signals`; returns once every signal is watched, so one that arrives after
+    /// this is delivered.
     /// - Parameter signals: The signals to deliver; each is ignored from now on.
-    public init(_ signals: [UnixSignal]) {
+    public init(_ signals: [UnixSignal]) async {
         sources = SignalSources(signals)
+        await sources.registration()
     }
 
     /// Makes the iterator that delivers the arrivals, starting with those not yet delivered.
@@ -68,13 +70,16 @@ private final class SignalSources: @unchecked Sendable {
     let arrivals: AsyncStream<UnixSignal>
     private let continuation: AsyncStream<UnixSignal>.Continuation
     private let sources: [any DispatchSourceSignal]
+    private let queue: DispatchQueue
+    private let registered = DispatchGroup()
 
     init(_ signals: [UnixSignal]) {
         let (arrivals, continuation) = AsyncStream<UnixSignal>.makeStream()
         self.arrivals = arrivals
         self.continuation = continuation
         let queue = DispatchQueue(label: "swifty.unix-signals")
-        let registered = DispatchGroup()
+        let registered = self.registered
+        self.queue = queue
         sources = signals.map { watched in
             Self.ignoreUnlessHandled(watched)
             let source = DispatchSource.makeSignalSource(signal: watched.rawValue, queue: queue)
@@ -84,9 +89,15 @@ private final class SignalSources: @unchecked Sendable {
             source.resume()
             return source
         }
-        // Registration happens on Dispatch's own thread; until it is done an arrival would be
-        // ignored rather than delivered. It takes microseconds; the bound only guards a stall.
-        _ = registered.wait(timeout: .now() + .seconds(5))
+    }
+
+    /// Returns once every source is registered: registration happens on Dispatch's own thread,
+    /// and until it is done an arrival would be ignored rather than delivered. Awaited, never
+    /// waited for, so no thread of the caller's pool is held meanwhile.
+    func registration() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            registered.notify(queue: queue) { continuation.resume() }
+        }
     }
 
     /// Sets the signal's action to ignore while it is the default (ending the process), so it

@@ -31,6 +31,21 @@ public struct ComponentIdentifier: Hashable, Sendable, CustomStringConvertible {
             default: return nil
             }
         }
+
+        /// The name, `@method` and so on.
+        var name: String {
+            switch self {
+            case .method: "@method"
+            case .targetURI: "@target-uri"
+            case .authority: "@authority"
+            case .scheme: "@scheme"
+            case .requestTarget: "@request-target"
+            case .path: "@path"
+            case .query: "@query"
+            case .queryParameter: "@query-param"
+            case .status: "@status"
+            }
+        }
     }
 
     /// The derived component names RFC 9421 §2.2 defines (without `@signature-params`, which is

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// RFC 9530 `Content-Digest`: produce the field for a body, and check a received field
 /// against the body.
 public enum ContentDigest {
@@ -43,6 +49,21 @@ public enum ContentDigest {
         fieldValue: String,
         body: some Collection<UInt8>
     ) throws(SigningError) -> Verdict {
+        if let verdict = body.withContiguousStorageIfAvailable({ bytes in
+            Result { () throws(SigningError) in try check(fieldValue: fieldValue, bytes: UnsafeRawBufferPointer(bytes))
+            }
+        }) {
+            return try verdict.get()
+        }
+        return try Array(body).withUnsafeBytes { bytes in
+            Result { () throws(SigningError) in try check(fieldValue: fieldValue, bytes: bytes) }
+        }.get()
+    }
+
+    /// ``check(fieldValue:body:)`` over the body's bytes.
+    static func check(fieldValue: String, bytes body: UnsafeRawBufferPointer) throws(SigningError) -> Verdict {
+        // The one-member form a signer writes is checked where it lies; any other is parsed.
+        if let verdict = ByteText.withBytes(fieldValue, { exactVerdict($0, body: body) }) { return verdict }
         let dictionary: SFDictionary
         do {
             dictionary = try SFParser.parseDictionary(fieldValue)
@@ -60,5 +81,35 @@ public enum ContentDigest {
             checked += 1
         }
         return checked > 0 ? .valid : .noSupportedAlgorithm
+    }
+
+    /// The verdict for a field of exactly one member, `sha-256=:base64:` or `sha-512=:base64:`
+    /// with padded standard base64; `nil` for any other shape.
+    private static func exactVerdict(_ field: UnsafeBufferPointer<UInt8>, body: UnsafeRawBufferPointer) -> Verdict? {
+        let count = field.count
+        guard count >= 13, count <= 9 + 88 + 1, field[7] == UInt8(ascii: "="), field[8] == UInt8(ascii: ":"),
+            field[count - 1] == UInt8(ascii: ":")
+        else { return nil }
+        let name = UnsafeBufferPointer(rebasing: field[0..<7])
+        let algorithm: DigestAlgorithm
+        if ByteText.equals(name, "sha-256" as StaticString) {
+            algorithm = .sha256
+        } else if ByteText.equals(name, "sha-512" as StaticString) {
+            algorithm = .sha512
+        } else {
+            return nil
+        }
+        return withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { buffer -> Verdict? in
+            let expected = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<64])
+            let actual = UnsafeMutableRawBufferPointer(rebasing: buffer[64..<128])
+            guard
+                let length = Base64.decodeCanonical(UnsafeBufferPointer(rebasing: field[9..<count - 1]), into: expected)
+            else { return nil }
+            // A failed hash is left to the parsing path, which reports OpenSSL's error.
+            guard algorithm.hash(body, into: actual) else { return nil }
+            let same =
+                length == algorithm.digestLength && memcmp(expected.baseAddress!, actual.baseAddress!, length) == 0
+            return same ? .valid : .mismatch(algorithm)
+        }
     }
 }

@@ -55,7 +55,7 @@ public final class InMemoryReplayGuard: ReplayGuard {
         return table.withLock { $0.record(key, expiresAt: expiry, now: instant) }
     }
 
-    /// Records a packed key id and nonce (the verifier's fast path, from the field's bytes).
+    /// Records a packed key id and nonce (the verifier packs them from the field's bytes).
     func record(_ key: ReplayTable.Key, expiresAt: Double, now: Double) -> ReplayCheckResult {
         table.withLock { $0.record(key, expiresAt: expiresAt, now: now) }
     }

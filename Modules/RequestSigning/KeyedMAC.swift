@@ -73,25 +73,6 @@ package final class KeyedMAC: @unchecked Sendable {
         return try Self.run(context.pointer, data, output)
     }
 
-    /// Computes a MAC on a fresh duplicate of the keyed context, freed afterwards: the
-    /// alternative to the pool, kept for the benchmark that compares the two.
-    package func authenticateUsingDuplicate(
-        _ data: UnsafeRawBufferPointer,
-        into output: UnsafeMutableRawBufferPointer
-    ) throws(SigningError) -> Int {
-        let context = try pool.withLock { _ throws(SigningError) -> ContextHandle in
-            guard let copy = EVP_MAC_CTX_dup(prototype) else { throw SigningError.openSSL("EVP_MAC_CTX_dup") }
-            return ContextHandle(pointer: copy)
-        }
-        defer { EVP_MAC_CTX_free(context.pointer) }
-        return try Self.run(context.pointer, data, output)
-    }
-
-    /// A new keyed context owned by the caller (who frees it with `EVP_MAC_CTX_free`).
-    func duplicateContext() -> OpaquePointer? {
-        pool.withLock { _ in EVP_MAC_CTX_dup(prototype) }
-    }
-
     /// Resets a keyed context (keeping its key), feeds `data` and writes the MAC.
     private static func run(
         _ context: OpaquePointer,

@@ -74,12 +74,4 @@ enum NonceSource {
             block.next += 16
         }
     }
-
-    /// A nonce as a string.
-    static func nonce() throws(SigningError) -> String {
-        try withUnsafeTemporaryAllocation(byteCount: 24, alignment: 8) { (text) throws(SigningError) -> String in
-            try fillRandom16(into: text)
-            return String(decoding: UnsafeRawBufferPointer(rebasing: text[..<22]), as: UTF8.self)
-        }
-    }
 }

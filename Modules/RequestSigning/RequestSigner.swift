@@ -66,14 +66,8 @@ public struct RequestSigner: Sendable {
     /// How each line of the base is made, without and with `content-digest`.
     let plainPlan: Plan
     let digestPlan: Plan
-    /// `;keyid="..."[;alg="..."][;tag="..."]`, written once.
-    let keyParameterBytes: [UInt8]
-    /// `label=`.
-    let labelBytes: [UInt8]
-    /// `label=:`.
-    let signaturePrefixBytes: [UInt8]
-    /// Whole seconds of ``Configuration/lifetime``.
-    let lifetimeSeconds: Int64?
+    /// The parts of signing shared by copies of the signer.
+    let core: RequestSigningCore
 
     /// The precomputed lines of a signature base for one component list.
     struct Plan: Sendable {
@@ -83,9 +77,10 @@ public struct RequestSigner: Sendable {
             var source: Source
         }
 
-        /// Where a line's value comes from when signing an ``HTTPRequest``.
+        /// Where a line's value comes from.
         enum Source: Sendable {
-            case method, authority, scheme, targetURI, requestTarget, path, query
+            /// A derived component without parameters, from the request parts.
+            case derived(ComponentIdentifier.Derived)
             /// A header field without parameters, by its lowercase name's bytes.
             case field([UInt8])
             /// Anything else, evaluated on a ``SignableMessage``.
@@ -102,15 +97,9 @@ public struct RequestSigner: Sendable {
             steps = components.map { component in
                 let source: Source
                 switch (component.derived, component.parameters.isEmpty) {
-                case (.method, true): source = .method
-                case (.authority, true): source = .authority
-                case (.scheme, true): source = .scheme
-                case (.targetURI, true): source = .targetURI
-                case (.requestTarget, true): source = .requestTarget
-                case (.path, true): source = .path
-                case (.query, true): source = .query
+                case (.queryParameter?, _), (.status?, _), (_, false): source = .other(component)
+                case (let derived?, true): source = .derived(derived)
                 case (nil, true): source = .field(Array(component.name.utf8))
-                default: source = .other(component)
                 }
                 return Step(prefix: component.linePrefix, source: source)
             }
@@ -176,17 +165,17 @@ public struct RequestSigner: Sendable {
         self.digestComponents = digest
         self.plainPlan = Plan(plain)
         self.digestPlan = Plan(digest)
-        self.keyParameterBytes = keyBytes
-        self.labelBytes = label
-        self.signaturePrefixBytes = label + [UInt8(ascii: ":")]
-        self.lifetimeSeconds = seconds
+        self.core = RequestSigningCore(
+            key: key, keyParameterBytes: keyBytes, labelBytes: label, lifetimeSeconds: seconds,
+            includesNonce: configuration.includesNonce)
     }
 
     /// Signs a request: returns it with `Content-Digest` (when it has a body),
     /// `Signature-Input` and `Signature` set.
     ///
-    /// This is the middleware's path: the base is built straight from the URL's bytes and the
-    /// header fields, into one buffer.
+    /// This is the middleware's path: the base is built from the URL's bytes and the header
+    /// fields, into one buffer, without building a ``SignableMessage`` unless a covered
+    /// component has parameters.
     /// - Throws: ``SigningError``: the URL has no host, a covered field is missing, OpenSSL failed.
     public func sign(_ request: HTTPRequest) throws(SigningError) -> HTTPRequest {
         var signed = request
@@ -203,144 +192,31 @@ public struct RequestSigner: Sendable {
         let plan = digested ? digestPlan : plainPlan
         let message = plan.needsMessage ? try SignableMessage(signed) : nil
         let created = Int64(clock().timeIntervalSince1970.rounded(.down))
-        let url = request.urlString
-        let method = request.method.rawValue
         let headers = signed.headers
-        let outcome: Result<(input: String, signature: String), SigningError> = ByteText.withBytes(url) { bytes in
-            withUnsafeTemporaryAllocation(byteCount: 1_024, alignment: 16) { buffer in
-                var base = ByteWriter(buffer)
-                if let problem = Self.writeLines(
-                    plan, url: bytes, method: method, headers: headers, message: message, to: &base)
-                {
-                    return .failure(problem)
-                }
-                base.append("\"@signature-params\": ")
-                let innerStart = base.count
-                do throws(SigningError) {
-                    try writeParameters(plan, created: created, to: &base)
-                } catch {
-                    return .failure(error)
-                }
-                return signatureFields(base: base.bytes, inner: base.bytes(from: innerStart))
+        let core = core
+        let outcome = ByteText.withBytes(request.urlString) { url -> Result<RequestSigningCore.Signed, SigningError> in
+            guard let uri = URIRanges(url), !uri.authority.isEmpty else {
+                return .failure(
+                    SigningError(
+                        .invalidMessage,
+                        "the URL has no scheme and host to sign: \(String(decoding: url, as: UTF8.self))"))
+            }
+            return ByteText.withBytes(request.method.rawValue) { method in
+                let parts = RequestParts(
+                    method: method, scheme: UnsafeBufferPointer(rebasing: url[uri.scheme]),
+                    authority: UnsafeBufferPointer(rebasing: url[uri.authority]),
+                    path: UnsafeBufferPointer(rebasing: url[uri.path]),
+                    query: uri.query.map { UnsafeBufferPointer(rebasing: url[$0]) }, requestTarget: nil,
+                    isResponse: false, urlIsVisible: true)
+                return core.sign(
+                    plan, parts: parts, headers: headers, message: message, created: created, nonce: nil,
+                    returningNonce: false)
             }
         }
         let fields = try outcome.get()
         Self.setFields(
             input: fields.input, signature: fields.signature, label: configuration.label, in: &signed.headers)
         return signed
-    }
-
-    /// Writes the component lines of the base from the URL's bytes and the header fields.
-    private static func writeLines(
-        _ plan: Plan,
-        url bytes: UnsafeBufferPointer<UInt8>,
-        method: String,
-        headers: HTTPHeaders,
-        message: SignableMessage?,
-        to base: inout ByteWriter
-    ) -> SigningError? {
-        guard let uri = URIRanges(bytes), !uri.authority.isEmpty else {
-            return SigningError(
-                .invalidMessage, "the URL has no scheme and host to sign: \(String(decoding: bytes, as: UTF8.self))")
-        }
-        let scheme = UnsafeBufferPointer(rebasing: bytes[uri.scheme])
-        let authority = UnsafeBufferPointer(rebasing: bytes[uri.authority])
-        let path = UnsafeBufferPointer(rebasing: bytes[uri.path])
-        let query = uri.query.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
-        for step in plan.steps {
-            base.append(step.prefix)
-            switch step.source {
-            case .method:
-                let visible = ByteText.withBytes(method) { method in
-                    guard ByteText.isVisible(method) else { return false }
-                    base.append(method)
-                    return true
-                }
-                guard visible else {
-                    return SigningError(.invalidComponent, "the method contains a space or control character")
-                }
-            case .authority:
-                writeAuthority(authority, scheme: scheme, to: &base)
-            case .scheme:
-                base.appendLowercased(scheme)
-            case .targetURI:
-                base.appendLowercased(scheme)
-                base.append("://")
-                writeAuthority(authority, scheme: scheme, to: &base)
-                writeTarget(path: path, query: query, to: &base)
-            case .requestTarget:
-                writeTarget(path: path, query: query, to: &base)
-            case .path:
-                if path.isEmpty { base.append(UInt8(ascii: "/")) } else { base.append(path) }
-            case .query:
-                base.append(UInt8(ascii: "?"))
-                if let query { base.append(query) }
-            case .field(let name):
-                let outcome = name.withUnsafeBufferPointer { SignableMessage.writeField($0, in: headers, to: &base) }
-                switch outcome {
-                case .appended: break
-                case .absent:
-                    return SigningError(
-                        .missingComponent,
-                        "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
-                case .invalid(let reason):
-                    return SigningError(
-                        .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
-                }
-            case .other(let component):
-                var value: [UInt8] = []
-                do throws(SigningError) {
-                    try message?.appendValue(of: component, to: &value)
-                } catch {
-                    return error
-                }
-                base.append(value)
-            }
-            base.append(0x0A)
-        }
-        return nil
-    }
-
-    /// Writes the inner list and the parameters (`created`, `expires`, `nonce`, key parameters).
-    private func writeParameters(_ plan: Plan, created: Int64, to base: inout ByteWriter) throws(SigningError) {
-        base.append(plan.listBytes)
-        base.append(";created=")
-        base.append(decimal: created)
-        if let lifetimeSeconds {
-            base.append(";expires=")
-            base.append(decimal: created + lifetimeSeconds)
-        }
-        if configuration.includesNonce {
-            base.append(";nonce=\"")
-            try NonceSource.appendNonce(to: &base)
-            base.append(UInt8(ascii: "\""))
-        }
-        base.append(keyParameterBytes)
-    }
-
-    /// The `Signature-Input` and `Signature` values: `label=inner` and `label=:MAC:`.
-    private func signatureFields(
-        base: UnsafeBufferPointer<UInt8>,
-        inner: UnsafeBufferPointer<UInt8>
-    ) -> Result<(input: String, signature: String), SigningError> {
-        withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { mac in
-            let length: Int
-            do throws(SigningError) {
-                length = try key.secret.authenticate(UnsafeRawBufferPointer(base), into: mac)
-            } catch {
-                return .failure(error)
-            }
-            let signature = Base64.string(
-                prefix: signaturePrefixBytes, encoding: UnsafeRawBufferPointer(rebasing: mac[..<length]),
-                suffix: UInt8(ascii: ":"))
-            let input = String(unsafeUninitializedCapacity: labelBytes.count + inner.count) { buffer in
-                let start = buffer.baseAddress!
-                labelBytes.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: $0.count) }
-                (start + labelBytes.count).update(from: inner.baseAddress!, count: inner.count)
-                return labelBytes.count + inner.count
-            }
-            return .success((input, signature))
-        }
     }
 
     /// Signs a message in place and returns what was signed.
@@ -357,16 +233,19 @@ public struct RequestSigner: Sendable {
         created: Date? = nil,
         nonce: String? = nil
     ) throws(SigningError) -> SignatureInput {
-        let (components, inner, parameters) = try prepare(&message, created: created, nonce: nonce)
-        var base: [UInt8] = []
-        base.reserveCapacity(384 + inner.count)
-        try SignatureBase.appendComponentLines(components, of: message, to: &base)
-        base.append(contentsOf: inner)
-        let fields = try base.withUnsafeBufferPointer { base in
-            inner.withUnsafeBufferPointer { inner in signatureFields(base: base, inner: inner) }
+        let (plan, components, seconds) = try prepare(&message, created: created, nonce: nonce)
+        let signing = message
+        let core = core
+        let fields = try signing.withParts { parts in
+            core.sign(
+                plan, parts: parts, headers: signing.headers, message: signing, created: seconds, nonce: nonce,
+                returningNonce: true)
         }.get()
         Self.setFields(
             input: fields.input, signature: fields.signature, label: configuration.label, in: &message.headers)
+        let parameters = SignatureParameters(
+            created: seconds, expires: core.lifetimeSeconds.map { seconds + $0 }, nonce: fields.nonce, keyID: key.id,
+            algorithm: configuration.includesAlgorithm ? key.algorithm.rawValue : nil, tag: key.tag)
         return SignatureInput(label: configuration.label, components: components, parameters: parameters)
     }
 
@@ -378,92 +257,45 @@ public struct RequestSigner: Sendable {
         created: Date? = nil,
         nonce: String? = nil
     ) throws(SigningError) -> SignatureBase {
-        let (components, inner, _) = try prepare(&message, created: created, nonce: nonce)
-        var base: [UInt8] = []
-        try SignatureBase.appendComponentLines(components, of: message, to: &base)
-        base.append(contentsOf: inner)
-        return SignatureBase(bytes: base)
+        let (plan, _, seconds) = try prepare(&message, created: created, nonce: nonce)
+        let signing = message
+        let core = core
+        let bytes = try signing.withParts { parts -> Result<[UInt8], SigningError> in
+            core.withBase(
+                plan, parts: parts, headers: signing.headers, message: signing, created: seconds, nonce: nonce
+            ) {
+                base, _ in Array(base)
+            }
+        }.get()
+        return SignatureBase(bytes: bytes)
     }
 
     // MARK: Parts
 
-    /// Adds `Content-Digest` when needed and writes the inner list with its parameters.
+    /// Adds `Content-Digest` when needed and checks the arguments.
+    /// - Returns: The plan, the components covered and the creation time.
     private func prepare(
         _ message: inout SignableMessage,
         created: Date?,
         nonce: String?
-    ) throws(SigningError) -> (components: [ComponentIdentifier], inner: [UInt8], parameters: SignatureParameters) {
+    ) throws(SigningError) -> (Plan, [ComponentIdentifier], Int64) {
+        if let nonce {
+            guard !nonce.isEmpty, nonce.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
+                throw SigningError(.invalidConfiguration, "a nonce must be non-empty printable ASCII")
+            }
+        }
         let digested = configuration.coversContentDigest && message.hasBody
         if digested, let body = message.body {
             message.headers.replaceOrAdd(name: "Content-Digest", value: try digestFieldValue(body))
         }
-        let plan = digested ? digestPlan : plainPlan
-        var inner = plan.listBytes
-        let parameters = try appendParameters(to: &inner, created: created, nonce: nonce)
-        return (digested ? digestComponents : plainComponents, inner, parameters)
+        let seconds = Int64((created ?? clock()).timeIntervalSince1970.rounded(.down))
+        return (digested ? digestPlan : plainPlan, digested ? digestComponents : plainComponents, seconds)
     }
 
     /// The `Content-Digest` value for a body.
     private func digestFieldValue(_ body: Data) throws(SigningError) -> String {
         let digest = try configuration.digestAlgorithm.hash(body)
         return ContentDigest.fieldValue(digest: digest, algorithm: configuration.digestAlgorithm)
-    }
-
-    /// Appends `;created=...;expires=...;nonce="...";keyid=...`.
-    private func appendParameters(
-        to inner: inout [UInt8],
-        created: Date?,
-        nonce: String?
-    ) throws(SigningError) -> SignatureParameters {
-        let time = created ?? clock()
-        let createdSeconds = Int64(time.timeIntervalSince1970.rounded(.down))
-        inner.append(contentsOf: ";created=".utf8)
-        SFSerializer.appendDecimalDigits(of: createdSeconds, to: &inner)
-        let expires = lifetimeSeconds.map { createdSeconds + $0 }
-        if let expires {
-            inner.append(contentsOf: ";expires=".utf8)
-            SFSerializer.appendDecimalDigits(of: expires, to: &inner)
-        }
-        var nonceValue = nonce
-        if let nonce {
-            guard !nonce.isEmpty, nonce.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
-                throw SigningError(.invalidConfiguration, "a nonce must be non-empty printable ASCII")
-            }
-            inner.append(contentsOf: ";nonce=".utf8)
-            // Checked above as printable ASCII, so it serialises.
-            try? SFSerializer.appendString(nonce, to: &inner)
-        } else if configuration.includesNonce {
-            let generated = try NonceSource.nonce()
-            inner.append(contentsOf: ";nonce=\"".utf8)
-            inner.append(contentsOf: generated.utf8)
-            inner.append(UInt8(ascii: "\""))
-            nonceValue = generated
-        }
-        inner.append(contentsOf: keyParameterBytes)
-        return SignatureParameters(
-            created: createdSeconds, expires: expires, nonce: nonceValue, keyID: key.id,
-            algorithm: configuration.includesAlgorithm ? key.algorithm.rawValue : nil, tag: key.tag)
-    }
-
-    private static func writeAuthority(
-        _ authority: UnsafeBufferPointer<UInt8>,
-        scheme: UnsafeBufferPointer<UInt8>,
-        to base: inout ByteWriter
-    ) {
-        let length = ByteText.lengthWithoutDefaultPort(authority, scheme: scheme)
-        base.appendLowercased(UnsafeBufferPointer(rebasing: authority[0..<length]))
-    }
-
-    private static func writeTarget(
-        path: UnsafeBufferPointer<UInt8>,
-        query: UnsafeBufferPointer<UInt8>?,
-        to base: inout ByteWriter
-    ) {
-        if path.isEmpty { base.append(UInt8(ascii: "/")) } else { base.append(path) }
-        if let query {
-            base.append(UInt8(ascii: "?"))
-            base.append(query)
-        }
     }
 
     /// Adds `Signature-Input` and `Signature`, replacing a member with the same label and keeping

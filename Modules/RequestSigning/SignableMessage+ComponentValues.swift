@@ -55,65 +55,14 @@ extension SignableMessage {
             throw SigningError(
                 .invalidComponent, "\(component) applies to requests; a response covers it with \"req\"")
         }
-        switch derived {
-        case .method:
-            try Self.appendChecked(method, of: component, to: &output)
-        case .authority:
-            try appendAuthority(of: component, to: &output)
-        case .scheme:
-            ByteText.withBytes(scheme) { ByteText.appendLowercased($0, to: &output) }
-        case .targetURI:
-            ByteText.withBytes(scheme) { ByteText.appendLowercased($0, to: &output) }
-            output.append(contentsOf: "://".utf8)
-            try appendAuthority(of: component, to: &output)
-            try Self.appendChecked(path.isEmpty ? "/" : path, of: component, to: &output)
-            if let query {
-                output.append(UInt8(ascii: "?"))
-                try Self.appendChecked(query, of: component, to: &output)
-            }
-        case .requestTarget:
-            try Self.appendChecked(requestTarget, of: component, to: &output)
-        case .path:
-            try Self.appendChecked(path.isEmpty ? "/" : path, of: component, to: &output)
-        case .query:
-            output.append(UInt8(ascii: "?"))
-            if let query { try Self.appendChecked(query, of: component, to: &output) }
-        case .queryParameter:
+        if derived == .queryParameter {
             try appendQueryParameter(of: component, to: &output)
-        case .status:
-            break
+            return
         }
-    }
-
-    private func appendAuthority(of component: ComponentIdentifier, to output: inout [UInt8]) throws(SigningError) {
-        let start = output.count
-        let length = MessageText.appendNormalizedAuthority(authority, scheme: scheme, to: &output)
-        guard length > 0 else {
-            throw SigningError(.missingComponent, "\(component) needs an authority, and the message has no Host")
+        let problem = ByteWriter.appending(to: &output) { writer in
+            withParts { $0.writeDerived(derived, to: &writer) }
         }
-        let valid = output.withUnsafeBufferPointer {
-            ByteText.isVisible(UnsafeBufferPointer(rebasing: $0[start..<start + length]))
-        }
-        guard valid else {
-            throw SigningError(.invalidComponent, "the value of \(component) contains a space or control character")
-        }
-    }
-
-    /// Appends text that must be visible ASCII or non-ASCII bytes (no controls, no spaces
-    /// where a line break could forge a base line).
-    private static func appendChecked(
-        _ text: String,
-        of component: ComponentIdentifier,
-        to output: inout [UInt8]
-    ) throws(SigningError) {
-        let valid = ByteText.withBytes(text) { bytes in
-            guard ByteText.isVisible(bytes) else { return false }
-            output.append(contentsOf: bytes)
-            return true
-        }
-        guard valid else {
-            throw SigningError(.invalidComponent, "the value of \(component) contains a space or control character")
-        }
+        if let problem { throw problem }
     }
 
     private func appendQueryParameter(of component: ComponentIdentifier, to output: inout [UInt8]) throws(SigningError)
@@ -233,16 +182,7 @@ extension SignableMessage {
         in fields: HTTPHeaders,
         to output: inout [UInt8]
     ) -> FieldAppend {
-        var count = 0
-        for field in fields where ByteText.equalsIgnoringCase(field.name, lowercase: name) {
-            if count > 0 {
-                output.append(UInt8(ascii: ","))
-                output.append(0x20)
-            }
-            if let reason = appendCleanValue(field.value, to: &output) { return .invalid(reason) }
-            count += 1
-        }
-        return count > 0 ? .appended : .absent
+        ByteWriter.appending(to: &output) { writeField(name, in: fields, to: &$0) }
     }
 
     private static func appendStructured(_ value: String, name: String, to output: inout [UInt8])
@@ -268,25 +208,10 @@ extension SignableMessage {
     /// - Returns: `nil`, or what makes the value unusable (a line break that is not a fold, a
     ///   control character).
     static func appendCleanValue(_ value: String, to output: inout [UInt8]) -> String? {
-        ByteText.withBytes(value) { bytes in
-            var start = 0
-            var end = bytes.count
-            while start < end && isWhitespace(bytes[start]) { start += 1 }
-            while end > start && isWhitespace(bytes[end - 1]) { end -= 1 }
-            var clean = true
-            for index in start..<end {
-                let byte = bytes[index]
-                clean = clean && (byte >= 0x20 || byte == 0x09) && byte != 0x7F
-            }
-            if clean {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-                return nil
-            }
-            return appendUnfolded(UnsafeBufferPointer(rebasing: bytes[start..<end]), to: &output)
-        }
+        ByteWriter.appending(to: &output) { writeCleanValue(value, to: &$0) }
     }
 
-    /// The slow path of ``appendCleanValue(_:to:)``: replaces each obs-fold (CRLF or LF, then
+    /// The unusual case of ``writeCleanValue(_:to:)``: replaces each obs-fold (CRLF or LF, then
     /// spaces or tabs) with one space.
     static func appendUnfolded(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) -> String? {
         let valueStart = output.count

@@ -29,7 +29,7 @@ public struct SignableMessage: Sendable {
         set { rawRequestTarget = newValue }
     }
     /// The request target as received, when it was given.
-    private var rawRequestTarget: String?
+    private(set) var rawRequestTarget: String?
     /// The status code, for a response; `nil` for a request.
     public var status: Int?
     /// The header fields, in order, repeated names kept.

@@ -16,8 +16,8 @@ extension ChildProcess {
         public var standardError: String
     }
 
-    /// Runs `executable` to its end, blocking the calling thread (at most `timeout`), and returns
-    /// how it ended and what it printed; for synchronous code.
+    /// Runs `executable` to its end (at most `timeout`) without blocking a thread, and returns how
+    /// it ended and what it printed.
     ///
     /// The parameters are those of ``init(_:arguments:environment:workingDirectory:input:output:)``;
     /// a child that still runs after `timeout` is killed, and its ``Outcome/termination`` is `nil`.
@@ -30,15 +30,11 @@ extension ChildProcess {
         input: Input = .none,
         output: Output = .separate,
         timeout: Duration = .seconds(60)
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         let child = try ChildProcess(
             executable, arguments: arguments, environment: environment, workingDirectory: workingDirectory,
             input: input, output: output)
-        let termination = child.waitUntilExit(timeout: timeout)
-        if termination == nil {
-            child.signal(SIGKILL)
-            _ = child.waitUntilExit(timeout: .seconds(10))
-        }
+        let termination = await child.waitForExitOrKill(timeout: timeout)
         return Outcome(
             termination: termination, standardOutput: child.standardOutput, standardError: child.standardError)
     }

@@ -18,7 +18,7 @@ public import Foundation
 /// let child = try ChildProcess("/bin/sleep", arguments: ["30"])
 /// child.signal(SIGTERM)
 /// #expect(await child.waitForExit(timeout: .seconds(5)) == .signaled(SIGTERM))
-/// let echo = try ChildProcess.run("/bin/echo", arguments: ["hello"])  // blocks, at most 60 s
+/// let echo = try await ChildProcess.run("/bin/echo", arguments: ["hello"])  // at most 60 s
 /// #expect(echo.standardOutput == "hello\n")
 /// ```
 public final class ChildProcess: Sendable {

@@ -9,7 +9,7 @@ import Testing
 struct UnixSignalsTests {
     @Test func aSignalSentToTheProcessArrivesInTheSequence() async throws {
         // SIGUSR2 is ignored from here on, so sending it cannot end the test process.
-        let signals = UnixSignals([.user2])
+        let signals = await UnixSignals([.user2])
         #expect(kill(getpid(), SIGUSR2) == 0)
         // Sent before the iteration starts: it waits for it.
         try await Task.sleep(for: .milliseconds(100))
@@ -19,11 +19,11 @@ struct UnixSignalsTests {
 
     @Test func aLaterSequenceForTheSameSignalStillReceivesIt() async throws {
         // SIGUSR1 here only, so no other test's signal lands in these sequences.
-        let earlier = UnixSignals([.user1])
+        let earlier = await UnixSignals([.user1])
         #expect(kill(getpid(), SIGUSR1) == 0)
         #expect(await Self.next(of: earlier, within: .seconds(10)) == .user1)
 
-        let later = UnixSignals([.user1])
+        let later = await UnixSignals([.user1])
         #expect(kill(getpid(), SIGUSR1) == 0)
         #expect(await Self.next(of: later, within: .seconds(10)) == .user1)
     }

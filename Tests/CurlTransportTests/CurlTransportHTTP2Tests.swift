@@ -17,10 +17,10 @@ struct CurlTransportHTTP2Tests {
         let port: Int
         private let nginx: ChildProcess
 
-        init() throws {
+        init() async throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("swifty-h2-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try Self.run(
+            try await Self.run(
                 CurlTransportHTTP2Tests.tools[1],
                 [
                     "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -66,16 +66,27 @@ struct CurlTransportHTTP2Tests {
         var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
         var url: URL { URL(string: "https://127.0.0.1:\(port)/")! }
 
-        func stop() {
-            // nginx stops its worker before it exits; a master still running after 10 s is killed
-            // when this value is released.
+        /// Runs `body` with a started upstream and stops it afterwards, whatever happens.
+        static func with(_ body: (TLSUpstream) async throws -> Void) async throws {
+            let upstream = try await TLSUpstream()
+            do {
+                try await body(upstream)
+            } catch {
+                await upstream.stop()
+                throw error
+            }
+            await upstream.stop()
+        }
+
+        func stop() async {
+            // nginx stops its worker before it exits; a master still running after 10 s is killed.
             nginx.signal(SIGTERM)
-            _ = nginx.waitUntilExit(timeout: .seconds(10))
+            _ = await nginx.waitForExitOrKill(timeout: .seconds(10))
             try? FileManager.default.removeItem(at: directory)
         }
 
-        private static func run(_ tool: String, _ arguments: [String]) throws {
-            let outcome = try ChildProcess.run(tool, arguments: arguments, output: .discarded)
+        private static func run(_ tool: String, _ arguments: [String]) async throws {
+            let outcome = try await ChildProcess.run(tool, arguments: arguments, output: .discarded)
             guard let termination = outcome.termination, termination.status == 0 else {
                 throw TestServerError(.serverFailed, "\(tool) \(outcome.termination?.description ?? "timed out")")
             }
@@ -84,48 +95,50 @@ struct CurlTransportHTTP2Tests {
 
     @Test(.enabled(if: toolsInstalled))
     func concurrentRequestsAreMultiplexedOnOneHTTP2Connection() async throws {
-        let upstream = try TLSUpstream()
-        defer { upstream.stop() }
-        let transport = CurlTransport(configuration: .init(caBundlePath: upstream.certificatePath))
-        // Wait (bounded) for nginx to listen.
-        var ready = false
-        for _ in 0..<100 where !ready {
-            ready =
-                (try? await transport.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(2)))) != nil
-            if !ready { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        try #require(ready, "nginx did not start")
-        let request = HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(5))
-        let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
-            for _ in 0..<20 {
-                group.addTask { try await transport.send(request) }
+        try await TLSUpstream.with { upstream in
+            let transport = CurlTransport(configuration: .init(caBundlePath: upstream.certificatePath))
+            // Wait (bounded) for nginx to listen.
+            var ready = false
+            for _ in 0..<100 where !ready {
+                ready =
+                    (try? await transport.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(2))))
+                    != nil
+                if !ready { try await Task.sleep(for: .milliseconds(50)) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            try #require(ready, "nginx did not start")
+            let request = HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(5))
+            let responses = try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { try await transport.send(request) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(responses.allSatisfy { String(decoding: $0.body, as: UTF8.self) == "HTTP/2.0" })
+            let connections = Set(responses.compactMap { $0.headers["X-Connection"] })
+            #expect(connections.count == 1)
+            await transport.shutdown()
         }
-        #expect(responses.allSatisfy { String(decoding: $0.body, as: UTF8.self) == "HTTP/2.0" })
-        let connections = Set(responses.compactMap { $0.headers["X-Connection"] })
-        #expect(connections.count == 1)
-        await transport.shutdown()
     }
 
     @Test(.enabled(if: toolsInstalled))
     func anUntrustedCertificateIsAConnectionFailure() async throws {
-        let upstream = try TLSUpstream()
-        defer { upstream.stop() }
-        let trusting = CurlTransport(configuration: .init(caBundlePath: upstream.certificatePath))
-        var ready = false
-        for _ in 0..<100 where !ready {
-            ready =
-                (try? await trusting.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(2)))) != nil
-            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        try await TLSUpstream.with { upstream in
+            let trusting = CurlTransport(configuration: .init(caBundlePath: upstream.certificatePath))
+            var ready = false
+            for _ in 0..<100 where !ready {
+                ready =
+                    (try? await trusting.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(2))))
+                    != nil
+                if !ready { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            try #require(ready, "nginx did not start")
+            await trusting.shutdown()
+            let transport = CurlTransport()
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(5)))
+            }
+            #expect(error?.code == .connectionFailed)
+            await transport.shutdown()
         }
-        try #require(ready, "nginx did not start")
-        await trusting.shutdown()
-        let transport = CurlTransport()
-        let error = await #expect(throws: TransportError.self) {
-            try await transport.send(HTTPRequest(method: .get, url: upstream.url, timeout: .seconds(5)))
-        }
-        #expect(error?.code == .connectionFailed)
-        await transport.shutdown()
     }
 }

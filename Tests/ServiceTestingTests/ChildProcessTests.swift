@@ -15,21 +15,21 @@ struct ChildProcessTests {
     }
 
     @Test(arguments: [0, 3, 255] as [Int32])
-    func exitCodesAreReported(_ code: Int32) throws {
-        let outcome = try ChildProcess.run("/bin/sh", arguments: ["-c", "exit \(code)"])
+    func exitCodesAreReported(_ code: Int32) async throws {
+        let outcome = try await ChildProcess.run("/bin/sh", arguments: ["-c", "exit \(code)"])
         #expect(outcome.termination == .exited(code))
         #expect(outcome.termination?.status == code)
     }
 
-    @Test func standardOutputAndErrorAreCapturedApartOrMerged() throws {
+    @Test func standardOutputAndErrorAreCapturedApartOrMerged() async throws {
         let script = ["-c", "echo out; echo err >&2"]
-        let separate = try ChildProcess.run("/bin/sh", arguments: script, output: .separate)
+        let separate = try await ChildProcess.run("/bin/sh", arguments: script, output: .separate)
         #expect(separate.standardOutput == "out\n")
         #expect(separate.standardError == "err\n")
-        let merged = try ChildProcess.run("/bin/sh", arguments: script, output: .merged)
+        let merged = try await ChildProcess.run("/bin/sh", arguments: script, output: .merged)
         #expect(merged.standardOutput == "out\nerr\n")
         #expect(merged.standardError.isEmpty)
-        let discarded = try ChildProcess.run("/bin/sh", arguments: script, output: .discarded)
+        let discarded = try await ChildProcess.run("/bin/sh", arguments: script, output: .discarded)
         #expect(discarded.termination == .exited(0))
         #expect(discarded.standardOutput.isEmpty && discarded.standardError.isEmpty)
     }
@@ -48,16 +48,16 @@ struct ChildProcessTests {
         let child = try ChildProcess("/bin/cat", input: .bytes(input))
         #expect(await child.waitForExit(timeout: .seconds(30)) == .exited(0))
         #expect(Array(child.standardOutput.utf8) == input)
-        let empty = try ChildProcess.run("/bin/cat")
+        let empty = try await ChildProcess.run("/bin/cat")
         #expect(empty.termination == .exited(0))
         #expect(empty.standardOutput.isEmpty)
     }
 
-    @Test func environmentAndWorkingDirectoryReachTheChild() throws {
+    @Test func environmentAndWorkingDirectoryReachTheChild() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outcome = try ChildProcess.run(
+        let outcome = try await ChildProcess.run(
             "/bin/sh", arguments: ["-c", "echo \"$SWIFTY_CHILD_TEST|${HOME-unset}\"; pwd -P"],
             environment: ["SWIFTY_CHILD_TEST": "given value"], workingDirectory: directory.path)
         let expected = directory.resolvingSymlinksInPath().path
@@ -67,7 +67,7 @@ struct ChildProcessTests {
         let merged = ChildProcess.environment(overriding: ["SWIFTY_CHILD_TEST": "x"], removing: ["PATH"])
         #expect(merged["SWIFTY_CHILD_TEST"] == "x")
         #expect(merged["PATH"] == nil)
-        let inherited = try ChildProcess.run("/bin/sh", arguments: ["-c", "echo \"$PATH\""])
+        let inherited = try await ChildProcess.run("/bin/sh", arguments: ["-c", "echo \"$PATH\""])
         #expect(inherited.standardOutput == "\(path)\n")
     }
 
@@ -107,7 +107,7 @@ struct ChildProcessTests {
         #expect(await child.waitForExit(timeout: .seconds(10)) == .signaled(SIGKILL))
         #expect(Self.isGone(child.pid))
 
-        let outcome = try ChildProcess.run("/bin/sleep", arguments: ["30"], timeout: .milliseconds(200))
+        let outcome = try await ChildProcess.run("/bin/sleep", arguments: ["30"], timeout: .milliseconds(200))
         #expect(outcome.termination == nil)
     }
 
@@ -142,7 +142,7 @@ struct ChildProcessTests {
         #expect(gone, "process \(pid) is still there 5 s after its ChildProcess was released")
     }
 
-    @Test func theChildInheritsNoDescriptorAboveTwo() throws {
+    @Test func theChildInheritsNoDescriptorAboveTwo() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("child-fd-\(UUID().uuidString)").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -150,7 +150,7 @@ struct ChildProcessTests {
         let descriptor = open(path, O_RDONLY)
         try #require(descriptor > 3)
         defer { close(descriptor) }
-        let outcome = try ChildProcess.run("/bin/ls", arguments: ["/proc/self/fd"])
+        let outcome = try await ChildProcess.run("/bin/ls", arguments: ["/proc/self/fd"])
         let listed = Set(outcome.standardOutput.split(separator: "\n").map(String.init))
         // 0-2, and the directory `ls` itself opened to list (the lowest free number, 3).
         #expect(listed == ["0", "1", "2", "3"], "\(outcome.standardOutput)")

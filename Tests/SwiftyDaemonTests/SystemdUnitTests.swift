@@ -12,7 +12,7 @@ struct SystemdUnitTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyzer), "systemd-analyze is not installed"))
-    func unitPassesVerify() throws {
+    func unitPassesVerify() async throws {
         let unit = try String(
             contentsOf: Self.repositoryRoot.appendingPathComponent("dist/swiftyd.service"), encoding: .utf8)
         #expect(unit.contains("Type=notify"))
@@ -23,7 +23,7 @@ struct SystemdUnitTests {
         let copy = directory.appendingPathComponent("swiftyd.service")
         try Data(unit.replacingOccurrences(of: "/usr/local/bin/swiftyd", with: DaemonProcess.executable.path).utf8)
             .write(to: copy)
-        let outcome = try ChildProcess.run(Self.analyzer, arguments: ["verify", copy.path], output: .merged)
+        let outcome = try await ChildProcess.run(Self.analyzer, arguments: ["verify", copy.path], output: .merged)
         let output = outcome.standardOutput
         #expect(outcome.termination?.status == 0, "systemd-analyze verify said:\n\(output)")
         let warnings = output.split(separator: "\n").filter { $0.contains("swiftyd.service") }

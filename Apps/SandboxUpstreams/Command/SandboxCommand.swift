@@ -63,7 +63,7 @@ public enum SandboxCommand {
             writeError(noVerifyWarning)
         }
 
-        let signals = UnixSignals([.terminate, .interrupt])
+        let signals = await UnixSignals([.terminate, .interrupt])
         let sandbox: SandboxUpstreams
         do {
             sandbox = try await SandboxUpstreams.start(keys: keys, configuration: configuration)

@@ -89,7 +89,7 @@ enum ServerBenchmark {
 
     /// Suspends until SIGINT or SIGTERM arrives.
     private static func waitForTermination() async {
-        var signals = UnixSignals([.terminate, .interrupt]).makeAsyncIterator()
+        var signals = await UnixSignals([.terminate, .interrupt]).makeAsyncIterator()
         _ = await signals.next()
     }
 }

@@ -14,6 +14,17 @@ struct ByteWriter: ~Copyable {
         capacity = buffer.count
     }
 
+    /// Runs `body` on a writer over a stack buffer, then appends what it wrote to `output`: how
+    /// code that builds arrays reaches the writers.
+    static func appending<R>(to output: inout [UInt8], _ body: (inout ByteWriter) -> R) -> R {
+        withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { buffer in
+            var writer = ByteWriter(buffer)
+            let result = body(&writer)
+            output.append(contentsOf: writer.bytes)
+            return result
+        }
+    }
+
     deinit {
         if ownsStorage { start.deallocate() }
     }

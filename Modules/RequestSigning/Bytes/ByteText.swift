@@ -34,9 +34,10 @@ enum ByteText {
     /// what derived components may hold.
     @inline(__always)
     static func isVisible(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var ok = true
-        for byte in bytes { ok = ok && byte > 0x20 && byte != 0x7F }
-        return ok
+        // Comparisons folded with `|` rather than `&&`, so the loop has no branch per byte.
+        var invalid: UInt8 = 0
+        for byte in bytes { invalid |= (byte <= 0x20 ? 1 : 0) | (byte == 0x7F ? 1 : 0) }
+        return invalid == 0
     }
 
     /// Appends `bytes` lowercased (ASCII).
@@ -88,11 +89,6 @@ enum ByteText {
 }
 
 extension ByteText {
-    /// Whether the bytes in `range` equal `text`'s UTF-8 bytes.
-    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ text: String) -> Bool {
-        equals(UnsafeBufferPointer(rebasing: bytes[range]), text)
-    }
-
     /// Whether the bytes equal `text`'s UTF-8 bytes.
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String) -> Bool {
         guard bytes.count == text.utf8.count else { return false }
