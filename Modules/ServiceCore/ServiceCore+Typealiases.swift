@@ -24,3 +24,6 @@ public typealias SortedKeysJSONEncoder = JSON.SortedKeysJSONEncoder
 
 /// The streaming JSON body encoder; see ``JSON/StreamingJSONEncoder``.
 public typealias StreamingJSONEncoder = JSON.StreamingJSONEncoder
+
+/// The JSON decoder of answers; see ``JSON/StreamingJSONDecoder``.
+public typealias StreamingJSONDecoder = JSON.StreamingJSONDecoder

@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import ServiceCore
+public import JSON
 
 extension MockTransport {
     /// What a ``MockTransport`` answers a request with.
@@ -36,7 +37,7 @@ extension MockTransport {
         public static func json(
             _ status: Int,
             encoding value: some Encodable & Sendable,
-            encoder: JSONEncoder = JSONEncoder(),
+            encoder: any JSONBodyEncoder = StreamingJSONEncoder(),
             headers: HTTPHeaders = [:]
         ) -> Reply {
             do {
