@@ -22,6 +22,11 @@ struct JSONByteScanner {
         let reason: StaticString
         /// The offset of the byte where it was found.
         let offset: Int
+
+        /// The error as a decoder reports it.
+        var decodingError: DecodingError {
+            .dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(reason) at byte \(offset)"))
+        }
     }
 
     /// The deepest nesting accepted.

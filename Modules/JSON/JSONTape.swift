@@ -140,10 +140,24 @@ final class JSONTape {
     /// The error for a value of the wrong kind: `valueNotFound` for `null`, else `typeMismatch`.
     func mismatch(_ type: Any.Type, at index: Int, _ path: [any CodingKey]) -> DecodingError {
         let kind = entries[index].kind
+        let expected = Self.jsonName(of: type)
         if kind == .null {
-            return .valueNotFound(type, .init(codingPath: path, debugDescription: "expected \(type) but found null"))
+            return .valueNotFound(type, .init(codingPath: path, debugDescription: "expected \(expected), found null"))
         }
-        return .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(type) but found \(kind.name)"))
+        return .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(expected), found \(kind.name)"))
+    }
+
+    /// How an error message names the JSON a type reads.
+    private static func jsonName(of type: Any.Type) -> String {
+        switch type {
+        case is [String: Any].Type: "an object"
+        case is [Any].Type: "an array"
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is any FixedWidthInteger.Type: "an integer"
+        case is any BinaryFloatingPoint.Type, is Decimal.Type: "a number"
+        default: "\(type)"
+        }
     }
 
     /// A `dataCorrupted` error.
@@ -216,7 +230,7 @@ final class JSONTape {
         return memcmp(bytes + Int(entry.start), wanted.baseAddress!, count) == 0
     }
 
-    /// The key at `index` as a string.
+    /// The member name (or any string) at `index`, unescaped.
     func keyString(at index: Int) -> String {
         let entry = entries[index]
         let start = bytes + Int(entry.start)

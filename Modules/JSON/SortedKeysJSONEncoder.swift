@@ -23,8 +23,7 @@ public struct SortedKeysJSONEncoder: JSONBodyEncoder {
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let compact = try StreamingJSONEncoder().encode(value)
         do {
-            return try JSONTape.scan(compact, dateDecoding: .deferredToDate)
-                .sortedCompactDocument(byteCount: compact.count)
+            return try JSONTape.scan(compact, dateDecoding: .deferredToDate).canonicalDocument()
         } catch {
             // Only a value that encodes the same key twice in one object gets here.
             throw EncodingError.invalidValue(

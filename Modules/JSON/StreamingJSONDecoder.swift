@@ -74,8 +74,7 @@ public struct StreamingJSONDecoder: Sendable {
         do {
             return try JSONTape.scan(data, dateDecoding: dateDecoding)
         } catch {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "not valid JSON: \(error.reason) at byte \(error.offset)"))
+            throw error.decodingError
         }
     }
 

@@ -40,6 +40,14 @@ enum InputRules {
         }
     }
 
+    /// An amount in minor units: 1 to 2^53 - 1.
+    static func amountMinor(_ value: Int64, named field: String) throws(Problem) -> Int64 {
+        guard (1...maximumAmountMinor).contains(value) else {
+            throw Problem(.invalidRequest, "\(field) must be between 1 and \(maximumAmountMinor), got \(value)")
+        }
+        return value
+    }
+
     /// The page size from the query: absent is 20; else an integer in 1...100.
     static func pageLimit(_ text: String?) throws(Problem) -> Int {
         guard let text else { return defaultPageLimit }
