@@ -128,8 +128,7 @@ struct JSONByteScanner {
         }
     }
 
-    private mutating func scanLiteral(_ text: StaticString, _ kind: JSONTape.Kind) throws(SyntaxError)
-    {
+    private mutating func scanLiteral(_ text: StaticString, _ kind: JSONTape.Kind) throws(SyntaxError) {
         let count = text.utf8CodeUnitCount
         // The zero byte after the document stops a comparison that runs past its end.
         for offset in 0..<count where bytes[position + offset] != text.utf8Start[offset] {

@@ -144,7 +144,8 @@ final class JSONTape {
         if kind == .null {
             return .valueNotFound(type, .init(codingPath: path, debugDescription: "expected \(expected), found null"))
         }
-        return .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(expected), found \(kind.name)"))
+        return .typeMismatch(
+            type, .init(codingPath: path, debugDescription: "expected \(expected), found \(kind.name)"))
     }
 
     /// How an error message names the JSON a type reads.
@@ -223,7 +224,8 @@ final class JSONTape {
         let count = Int(entry.end &- entry.start)
         if entry.flags & Self.stringHasEscapes != 0 {
             let key = unescape(bytes + Int(entry.start), count: count)
-            return key.count == wanted.count && (key.isEmpty || memcmp(key.baseAddress!, wanted.baseAddress!, key.count) == 0)
+            return key.count == wanted.count
+                && (key.isEmpty || memcmp(key.baseAddress!, wanted.baseAddress!, key.count) == 0)
         }
         guard count == wanted.count else { return false }
         guard count > 0 else { return true }

@@ -145,7 +145,8 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let key = SuperKey()
         return JSONTapeDecoder(
             tape: tape,
-            index: tape.valueIndex(forKey: key.stringValue, inObject: object, depth: codingPath.count) ?? tape.nullIndex,
+            index: tape.valueIndex(forKey: key.stringValue, inObject: object, depth: codingPath.count)
+                ?? tape.nullIndex,
             codingPath: codingPath + [key])
     }
 

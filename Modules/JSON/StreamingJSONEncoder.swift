@@ -41,7 +41,7 @@ public struct StreamingJSONEncoder: JSONBodyEncoder {
         defer { writer.finish() }
         do {
             try writer.encodeValue(value)
-        } catch where writer.isOutOfOrder {
+        } catch  where writer.isOutOfOrder {
             throw Self.outOfOrder(value)
         }
         guard !writer.isOutOfOrder else { throw Self.outOfOrder(value) }

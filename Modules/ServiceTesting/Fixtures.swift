@@ -1,7 +1,7 @@
 public import Foundation
 public import HTTPTypes
-import ServiceCore
 public import JSON
+import ServiceCore
 
 /// Loads test data (JSON, bytes) from a test target's resources and builds responses from it.
 ///
@@ -56,7 +56,9 @@ public struct Fixtures: Sendable {
     /// Decodes the JSON file `name` as `type`.
     /// - Throws: ``FixtureError`` with code `notFound`, `unreadable`, or `undecodable` (with the
     ///   decoder's explanation).
-    public func decode<T: Decodable>(_ type: T.Type, from name: String, decoder: JSON.StreamingJSONDecoder = JSON.StreamingJSONDecoder()) throws
+    public func decode<T: Decodable>(
+        _ type: T.Type, from name: String, decoder: JSON.StreamingJSONDecoder = JSON.StreamingJSONDecoder()
+    ) throws
         -> T
     {
         let bytes = try data(name)

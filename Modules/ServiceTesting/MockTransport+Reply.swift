@@ -1,7 +1,7 @@
 public import Foundation
 public import HTTPTypes
-public import ServiceCore
 public import JSON
+public import ServiceCore
 
 extension MockTransport {
     /// What a ``MockTransport`` answers a request with.

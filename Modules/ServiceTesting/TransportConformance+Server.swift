@@ -1,8 +1,8 @@
 import Foundation
 public import HTTPServer
 public import HTTPTypes
-import ServiceCore
 import JSON
+import ServiceCore
 
 extension TransportConformance {
     /// The suite's server side, as an ``HTTPServer/HTTPServer`` handler.

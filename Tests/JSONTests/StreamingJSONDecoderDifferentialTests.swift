@@ -167,7 +167,8 @@ struct StreamingJSONDecoderDifferentialTests {
     private static func breaksANumberRule(_ text: String) -> Bool {
         if text.contains(where: { ".eE".contains($0) }) { return true }
         guard let double = Double(text) else { return true }
-        return Float(double).magnitude < Float.leastNormalMagnitude || double.magnitude > Double(Float.greatestFiniteMagnitude)
+        return Float(double).magnitude < Float.leastNormalMagnitude
+            || double.magnitude > Double(Float.greatestFiniteMagnitude)
     }
 
     /// Decodes `json` into every model, whole and wrapped at a key path; counts the verdicts.
@@ -368,11 +369,17 @@ struct StreamingJSONDecoderDifferentialTests {
             ("a byte-order mark", Data([0xEF, 0xBB, 0xBF]) + Data("{\(member)}".utf8)),
             ("invalid UTF-8", Data("{\(member),\"x\":\"".utf8) + Data([0xC3, 0x28]) + Data("\"}".utf8)),
             ("a lone surrogate", Data("{\(member),\"x\":\"\\udc00\"}".utf8)),
-            ("deep nesting", Data("{\(member),\"x\":\(String(repeating: "[", count: 300))\(String(repeating: "]", count: 300))}".utf8)),
+            (
+                "deep nesting",
+                Data(
+                    "{\(member),\"x\":\(String(repeating: "[", count: 300))\(String(repeating: "]", count: 300))}".utf8)
+            ),
         ]
         for (rule, data) in forbidden {
             #expect(throws: ReferenceJSON.Refusal.self, "\(rule)") { try ReferenceJSON.parse(data) }
-            #expect(throws: DecodingError.self, "\(rule)") { try StreamingJSONDecoder().decode(Member.self, from: data) }
+            #expect(throws: DecodingError.self, "\(rule)") {
+                try StreamingJSONDecoder().decode(Member.self, from: data)
+            }
         }
         // Foundation reads these; the contract does not.
         for json in [#"{"int":2.0}"#, #"{"int":1e2}"#] {

@@ -256,9 +256,10 @@ struct StreamingJSONDecoderTests {
     }
 
     @Test func decodesKeysWithEscapesAndNonASCII() throws {
-        #expect(try decode([String: Int].self, #"{"\u0061":1,"é":2,"\u00e8":3,"日本":4}"#) == [
-            "a": 1, "é": 2, "è": 3, "日本": 4,
-        ])
+        #expect(
+            try decode([String: Int].self, #"{"\u0061":1,"é":2,"\u00e8":3,"日本":4}"#) == [
+                "a": 1, "é": 2, "è": 3, "日本": 4,
+            ])
         struct Named: Decodable, Equatable {
             var café: Int
             var line: String
@@ -304,9 +305,12 @@ struct StreamingJSONDecoderTests {
             error([Member].self, #"[{"id":1,"displayName":"D","followerCount":1,"followingCount":2}]"#)
                 == #"expected String at "[0].id""#)
         #expect(
-            error([String: Int].self, #"{"n":1.5}"#) == #"expected an integer without fraction or exponent, found 1.5 at "n""#)
+            error([String: Int].self, #"{"n":1.5}"#)
+                == #"expected an integer without fraction or exponent, found 1.5 at "n""#)
         #expect(error([String: UInt8].self, #"{"n":300}"#) == #"the number 300 does not fit in UInt8 at "n""#)
-        #expect(error([String: Int].self, #"{"n":1,"n":2}"#) == "not valid JSON: duplicate member name at byte 8 at the top level")
+        #expect(
+            error([String: Int].self, #"{"n":1,"n":2}"#)
+                == "not valid JSON: duplicate member name at byte 8 at the top level")
         #expect(error([String].self, #"[null]"#) == #"expected String but found null at "[0]""#)
     }
 

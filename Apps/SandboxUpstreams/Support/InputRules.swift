@@ -2,6 +2,10 @@ import ServiceCore
 
 /// The contract's rules for identifiers, texts and keys (`docs/upstreams.md`), checked again by
 /// the upstream whatever the client checked; each failure is a 400 ``Problem`` naming the field.
+///
+/// The rules the clients share (identifiers, cursors, page sizes, control characters) are
+/// ServiceCore's ``ServiceCore/InputRules``, answered here as problems; the rest are the
+/// upstream's own.
 enum InputRules {
     /// The longest identifier, in UTF-8 bytes: the same limit the clients check.
     static let maximumIdentifierBytes = ServiceCore.InputRules.maximumIdentifierBytes
@@ -28,15 +32,8 @@ enum InputRules {
 
     /// An identifier: 1-128 bytes of UTF-8, no control characters, not `.` or `..`.
     static func identifier(_ value: String, named field: String) throws(Problem) {
-        guard !value.isEmpty else { throw Problem(.invalidRequest, "\(field) must not be empty") }
-        guard value.utf8.count <= maximumIdentifierBytes else {
-            throw Problem(.invalidRequest, "\(field) must be at most \(maximumIdentifierBytes) bytes of UTF-8")
-        }
-        guard !hasControlCharacters(value) else {
-            throw Problem(.invalidRequest, "\(field) must not contain control characters")
-        }
-        guard value != ".", value != ".." else {
-            throw Problem(.invalidRequest, "\(field) must not be \".\" or \"..\"")
+        if let violation = ServiceCore.InputRules.identifierViolation(value, named: field) {
+            throw Problem(.invalidRequest, violation)
         }
     }
 
