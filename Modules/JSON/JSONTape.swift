@@ -249,7 +249,7 @@ final class JSONTape {
         entries[index].kind == .null
     }
 
-    func bool(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws(DecodingError) -> Bool {
+    func bool(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Bool {
         switch entries[index].kind {
         case .true: return true
         case .false: return false
@@ -257,13 +257,15 @@ final class JSONTape {
         }
     }
 
-    func string(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws(DecodingError) -> String {
+    @inline(__always)
+    func string(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> String {
         let entry = entries[index]
         guard entry.kind == .string else { throw mismatch(String.self, at: index, path()) }
         return text(of: entry)
     }
 
     /// The text of a string entry, unescaped.
+    @inline(__always)
     private func text(of entry: Entry) -> String {
         let start = bytes + Int(entry.start)
         let count = Int(entry.end - entry.start)
@@ -376,7 +378,7 @@ final class JSONTape {
         at index: Int,
         as type: T.Type,
         _ path: @autoclosure () -> [any CodingKey]
-    ) throws(DecodingError) -> T {
+    ) throws -> T {
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(T.self, at: index, path()) }
         guard entry.flags & Self.numberIsInteger != 0 else {
@@ -407,7 +409,7 @@ final class JSONTape {
         at index: Int,
         as type: T.Type,
         _ path: @autoclosure () -> [any CodingKey]
-    ) throws(DecodingError) -> T {
+    ) throws -> T {
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(T.self, at: index, path()) }
         let text = numberText(entry)
@@ -422,7 +424,7 @@ final class JSONTape {
 
     /// A number as a `Double`, correctly rounded; numbers beyond `Double`'s range, and non-zero
     /// numbers that would round to zero, are refused.
-    func double(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws(DecodingError) -> Double {
+    func double(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Double {
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(Double.self, at: index, path()) }
         let start = Int(entry.start)
@@ -445,7 +447,7 @@ final class JSONTape {
 
     /// A number as a `Float`, correctly rounded from its text; numbers beyond `Float`'s range,
     /// and non-zero numbers that would round to zero, are refused.
-    func float(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws(DecodingError) -> Float {
+    func float(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Float {
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(Float.self, at: index, path()) }
         let text = numberText(entry)
@@ -455,7 +457,7 @@ final class JSONTape {
     }
 
     /// A number as a `Decimal`, from its exact text.
-    func decimal(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws(DecodingError) -> Decimal {
+    func decimal(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Decimal {
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(Decimal.self, at: index, path()) }
         let text = numberText(entry)
@@ -466,7 +468,7 @@ final class JSONTape {
     }
 
     /// A date, read with ``dateDecoding``.
-    func date(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws(DecodingError) -> Date {
+    func date(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Date {
         switch dateDecoding {
         case .deferredToDate: return Date(timeIntervalSinceReferenceDate: try double(at: index, path()))
         case .secondsSince1970: return Date(timeIntervalSince1970: try double(at: index, path()))
@@ -481,7 +483,7 @@ final class JSONTape {
     }
 
     /// Bytes from a base64 string (RFC 4648, with padding).
-    func data(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws(DecodingError) -> Data {
+    func data(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Data {
         let text = try string(at: index, path())
         guard let data = Data(base64Encoded: text) else {
             throw corrupted("expected base64, found a string that is not", path())
@@ -490,7 +492,7 @@ final class JSONTape {
     }
 
     /// A URL from a string.
-    func url(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws(DecodingError) -> URL {
+    func url(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> URL {
         let text = try string(at: index, path())
         guard let url = URL(string: text) else { throw corrupted("expected a URL, found \"\(text)\"", path()) }
         return url

@@ -32,7 +32,7 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     @inline(__always)
-    private func require(_ key: Key) throws(DecodingError) -> Int {
+    private func require(_ key: Key) throws -> Int {
         guard let index = valueIndex(key) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "no member \"\(key.stringValue)\""))
@@ -71,7 +71,7 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     @inline(__always)
-    private func integer<T: FixedWidthInteger>(_ key: Key) throws(DecodingError) -> T {
+    private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
         try tape.integer(at: require(key), as: T.self, path(key))
     }
 
@@ -90,16 +90,16 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try presentIndex(key).map { index throws(DecodingError) in try tape.bool(at: index, path(key)) }
+        try presentIndex(key).map { index in try tape.bool(at: index, path(key)) }
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try presentIndex(key).map { index throws(DecodingError) in try tape.string(at: index, path(key)) }
+        try presentIndex(key).map { index in try tape.string(at: index, path(key)) }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try presentIndex(key).map { index throws(DecodingError) in try tape.double(at: index, path(key)) }
+        try presentIndex(key).map { index in try tape.double(at: index, path(key)) }
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try presentIndex(key).map { index throws(DecodingError) in try tape.float(at: index, path(key)) }
+        try presentIndex(key).map { index in try tape.float(at: index, path(key)) }
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(key) }
@@ -112,7 +112,7 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try integerIfPresent(key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key) }
 
-    private func integerIfPresent<T: FixedWidthInteger>(_ key: Key) throws(DecodingError) -> T? {
+    private func integerIfPresent<T: FixedWidthInteger>(_ key: Key) throws -> T? {
         guard let index = presentIndex(key) else { return nil }
         return try tape.integer(at: index, as: T.self, path(key))
     }

@@ -35,7 +35,7 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The entry of the next element, then moves past it.
     @inline(__always)
-    private mutating func advance(_ type: Any.Type) throws(DecodingError) -> Int {
+    private mutating func advance(_ type: Any.Type) throws -> Int {
         guard !isAtEnd else { throw atEnd(type) }
         let element = position
         position = tape.next(after: position)
@@ -45,7 +45,7 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The entry of the next element, without moving past it.
     @inline(__always)
-    private func current(_ type: Any.Type) throws(DecodingError) -> Int {
+    private func current(_ type: Any.Type) throws -> Int {
         guard !isAtEnd else { throw atEnd(type) }
         return position
     }
@@ -57,16 +57,16 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
         currentIndex += 1
     }
 
-    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws(DecodingError) -> T {
-        try next(type) { tape, index, path throws(DecodingError) in try tape.integer(at: index, as: type, path) }
+    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        try next(type) { tape, index, path in try tape.integer(at: index, as: type, path) }
     }
 
     /// Reads the current element with `read` (given the tape and the element's entry), then
     /// moves past it.
     private mutating func next<T>(
         _ type: T.Type,
-        _ read: (JSONTape, Int, [any CodingKey]) throws(DecodingError) -> T
-    ) throws(DecodingError) -> T {
+        _ read: (JSONTape, Int, [any CodingKey]) throws -> T
+    ) throws -> T {
         let value = try read(tape, current(type), elementPath)
         moveOn()
         return value
@@ -81,16 +81,16 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        try next(Bool.self) { tape, index, path throws(DecodingError) in try tape.bool(at: index, path) }
+        try next(Bool.self) { tape, index, path in try tape.bool(at: index, path) }
     }
     mutating func decode(_ type: String.Type) throws -> String {
-        try next(String.self) { tape, index, path throws(DecodingError) in try tape.string(at: index, path) }
+        try next(String.self) { tape, index, path in try tape.string(at: index, path) }
     }
     mutating func decode(_ type: Double.Type) throws -> Double {
-        try next(Double.self) { tape, index, path throws(DecodingError) in try tape.double(at: index, path) }
+        try next(Double.self) { tape, index, path in try tape.double(at: index, path) }
     }
     mutating func decode(_ type: Float.Type) throws -> Float {
-        try next(Float.self) { tape, index, path throws(DecodingError) in try tape.float(at: index, path) }
+        try next(Float.self) { tape, index, path in try tape.float(at: index, path) }
     }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
@@ -104,10 +104,10 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     mutating func decode(_ type: Int128.Type) throws -> Int128 {
-        try next(type) { tape, index, path throws(DecodingError) in try tape.wideInteger(at: index, as: type, path) }
+        try next(type) { tape, index, path in try tape.wideInteger(at: index, as: type, path) }
     }
     mutating func decode(_ type: UInt128.Type) throws -> UInt128 {
-        try next(type) { tape, index, path throws(DecodingError) in try tape.wideInteger(at: index, as: type, path) }
+        try next(type) { tape, index, path in try tape.wideInteger(at: index, as: type, path) }
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
