@@ -71,7 +71,7 @@ enum AppBody {
             return .failure(AppProblemResponse(problem: AppProblem(415, "The body must be application/json.")))
         }
         do {
-            return .success(try JSONDecoder().decode(type, from: request.body))
+            return .success(try StreamingJSONDecoder().decode(type, from: request.body))
         } catch let error as DecodingError where !Self.isMalformedJSON(error) {
             let reason = KeyPathDecoding.explain(error)
             return .failure(AppProblemResponse(problem: AppProblem(400, "The JSON body is not valid: \(reason).")))

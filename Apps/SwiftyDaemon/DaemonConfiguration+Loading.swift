@@ -38,7 +38,7 @@ extension DaemonConfiguration {
             throw LoadError(message: "cannot read the configuration file \(path): \(Self.reason(error))")
         }
         do {
-            return try JSONDecoder().decode(DaemonConfiguration.self, from: data)
+            return try StreamingJSONDecoder().decode(DaemonConfiguration.self, from: data)
         } catch let error as DecodingError {
             throw LoadError(message: "the configuration file \(path) is not valid: \(KeyPathDecoding.explain(error))")
         } catch {

@@ -1,6 +1,6 @@
 public import HTTPTypes
 
-/// The header fields of a request or an answer: ServiceCore's ``ServiceCore/HTTPHeaders``.
+/// The header fields of a request or an answer: ``HTTPTypes/HTTPHeaders``.
 ///
 /// An ordered list with case-insensitive lookup: fields keep the order and spelling in which they
 /// were received (or added), and repeated names stay separate fields, so a signature verifier

@@ -1,13 +1,16 @@
 public import Foundation
 public import HTTPTypes
-import JSON
+public import JSON
 
 extension ServerResponse {
     /// A 200 JSON response from an `Encodable` value; a 500 problem if the value cannot be encoded.
     /// - Parameters:
     ///   - value: The value to encode.
-    ///   - encoder: The encoder to use; a default `JSONEncoder` unless given.
-    public static func json(_ value: some Encodable, encoder: JSONEncoder = JSONEncoder()) -> ServerResponse {
+    ///   - encoder: The encoder to use; ``JSON/StreamingJSONEncoder`` unless given.
+    public static func json(
+        _ value: some Encodable,
+        encoder: any JSONBodyEncoder = StreamingJSONEncoder()
+    ) -> ServerResponse {
         json(200, value, encoder: encoder)
     }
 
@@ -15,11 +18,11 @@ extension ServerResponse {
     /// - Parameters:
     ///   - status: The status code.
     ///   - value: The value to encode.
-    ///   - encoder: The encoder to use; a default `JSONEncoder` unless given.
+    ///   - encoder: The encoder to use; ``JSON/StreamingJSONEncoder`` unless given.
     public static func json(
         _ status: Int,
         _ value: some Encodable,
-        encoder: JSONEncoder = JSONEncoder()
+        encoder: any JSONBodyEncoder = StreamingJSONEncoder()
     ) -> ServerResponse {
         do {
             return json(status, data: try encoder.encode(value))

@@ -10,13 +10,26 @@ import Foundation
 
 /// Checks a whole JSON document and lists its values as ``JSONTape`` entries, in one pass.
 ///
-/// It accepts strict JSON (RFC 8259) and rejects, so that the caller falls back to Foundation,
-/// everything Foundation might read differently: duplicate keys, keys with escapes or non-ASCII
-/// bytes, invalid UTF-8, lone surrogates, nesting deeper than ``maximumDepth``, documents of
-/// 4 GiB or more. The whole document is checked, not only the parts a value decodes, because
-/// Foundation rejects a document with a fault anywhere.
+/// It accepts strict JSON (RFC 8259) only: no byte-order mark, valid UTF-8 without lone
+/// surrogates (escaped or not), no duplicate member names in an object (compared once
+/// unescaped), nesting at most ``maximumDepth`` deep, less than 4 GiB. The whole document is
+/// checked, not only the parts a value decodes, so that every reader of the same bytes sees the
+/// same value or none.
 struct JSONByteScanner {
-    /// The deepest nesting accepted (Foundation's limit is higher).
+    /// Why a document is not accepted, and where.
+    struct SyntaxError: Error {
+        /// What is wrong.
+        let reason: StaticString
+        /// The offset of the byte where it was found.
+        let offset: Int
+
+        /// The error as a decoder reports it.
+        var decodingError: DecodingError {
+            .dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(reason) at byte \(offset)"))
+        }
+    }
+
+    /// The deepest nesting accepted.
     static let maximumDepth = 256
     /// Objects with at most this many members are checked for duplicate keys pairwise.
     private static let pairwiseLimit = 12
@@ -54,21 +67,26 @@ struct JSONByteScanner {
     }
 
     /// Scans the document: one value between optional whitespace.
-    mutating func scanDocument() throws(StreamingJSONDecoder.Failure) {
-        guard byteCount < Int(UInt32.max) else { throw StreamingJSONDecoder.Failure(reason: "document too large") }
+    ///
+    /// One `null` entry is added after the document's own (see ``JSONTape``).
+    mutating func scanDocument() throws(SyntaxError) {
+        guard byteCount < Int(UInt32.max) - 1 else { throw fail("the document is 4 GiB or more") }
+        guard !(byteCount >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF) else {
+            throw fail("a byte-order mark is not allowed")
+        }
         skipWhitespace()
+        guard position < byteCount else { throw fail("the document is empty") }
         try scanValue(depth: 0)
         skipWhitespace()
-        guard position == byteCount else {
-            throw StreamingJSONDecoder.Failure(reason: "unexpected bytes after the value")
-        }
+        guard position == byteCount else { throw fail("unexpected bytes after the value") }
+        _ = append(JSONTape.Entry(kind: .null, flags: 0, start: 0, end: 0, count: 0))
     }
 
     // MARK: Values
 
     @inline(__always)
-    private func fail(_ reason: StaticString) -> StreamingJSONDecoder.Failure {
-        StreamingJSONDecoder.Failure(reason: reason)
+    private func fail(_ reason: StaticString) -> SyntaxError {
+        SyntaxError(reason: reason, offset: position)
     }
 
     @inline(__always)
@@ -97,11 +115,11 @@ struct JSONByteScanner {
         entries = grown.assumingMemoryBound(to: JSONTape.Entry.self)
     }
 
-    private mutating func scanValue(depth: Int) throws(StreamingJSONDecoder.Failure) {
+    private mutating func scanValue(depth: Int) throws(SyntaxError) {
         switch bytes[position] {
         case UInt8(ascii: "{"): try scanObject(depth: depth + 1)
         case UInt8(ascii: "["): try scanArray(depth: depth + 1)
-        case UInt8(ascii: "\""): _ = try scanString()
+        case UInt8(ascii: "\""): try scanString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
         case UInt8(ascii: "t"): try scanLiteral("true", .true)
         case UInt8(ascii: "f"): try scanLiteral("false", .false)
@@ -110,8 +128,7 @@ struct JSONByteScanner {
         }
     }
 
-    private mutating func scanLiteral(_ text: StaticString, _ kind: JSONTape.Kind) throws(StreamingJSONDecoder.Failure)
-    {
+    private mutating func scanLiteral(_ text: StaticString, _ kind: JSONTape.Kind) throws(SyntaxError) {
         let count = text.utf8CodeUnitCount
         // The zero byte after the document stops a comparison that runs past its end.
         for offset in 0..<count where bytes[position + offset] != text.utf8Start[offset] {
@@ -122,7 +139,7 @@ struct JSONByteScanner {
         position += count
     }
 
-    private mutating func scanNumber() throws(StreamingJSONDecoder.Failure) {
+    private mutating func scanNumber() throws(SyntaxError) {
         let start = position
         var flags = JSONTape.numberIsInteger
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
@@ -158,12 +175,13 @@ struct JSONByteScanner {
         byte &- UInt8(ascii: "0") < 10
     }
 
-    /// Scans a string and returns whether it is plain ASCII without escapes.
-    private mutating func scanString() throws(StreamingJSONDecoder.Failure) -> Bool {
+    /// Scans a string and returns whether it has escapes or bytes beyond ASCII.
+    @discardableResult
+    private mutating func scanString() throws(SyntaxError) -> Bool {
         position += 1
         let start = position
         var flags: UInt8 = 0
-        var ascii = true
+        var special = false
         while true {
             // Plain ASCII eight bytes at a time.
             while position + 8 <= byteCount,
@@ -179,7 +197,7 @@ struct JSONByteScanner {
             } else if byte < 0x20 {
                 throw fail("control character in a string")
             } else if byte >= 0x80 {
-                ascii = false
+                special = true
                 try scanUTF8Sequence()
             } else {
                 position += 1
@@ -187,7 +205,7 @@ struct JSONByteScanner {
         }
         _ = append(JSONTape.Entry(kind: .string, flags: flags, start: UInt32(start), end: UInt32(position), count: 0))
         position += 1
-        return ascii && flags == 0
+        return special || flags != 0
     }
 
     /// Whether one of eight bytes is a quote, a backslash, a control character or not ASCII.
@@ -204,7 +222,7 @@ struct JSONByteScanner {
         return found & highBits != 0
     }
 
-    private mutating func scanEscape() throws(StreamingJSONDecoder.Failure) {
+    private mutating func scanEscape() throws(SyntaxError) {
         switch bytes[position + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
@@ -226,7 +244,7 @@ struct JSONByteScanner {
         }
     }
 
-    private func hex4(at start: Int) throws(StreamingJSONDecoder.Failure) -> UInt32 {
+    private func hex4(at start: Int) throws(SyntaxError) -> UInt32 {
         for offset in 0..<4 {
             switch bytes[start + offset] {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
@@ -240,7 +258,7 @@ struct JSONByteScanner {
     }
 
     /// Checks one multi-byte UTF-8 sequence (RFC 3629: no overlong forms, no surrogates).
-    private mutating func scanUTF8Sequence() throws(StreamingJSONDecoder.Failure) {
+    private mutating func scanUTF8Sequence() throws(SyntaxError) {
         let lead = bytes[position]
         let length: Int
         var low: UInt8 = 0x80
@@ -255,6 +273,7 @@ struct JSONByteScanner {
         case 0xF4: length = 4; high = 0x8F
         default: throw fail("invalid UTF-8")
         }
+        guard position + length <= byteCount else { throw fail("invalid UTF-8") }
         let second = bytes[position + 1]
         guard second >= low, second <= high else { throw fail("invalid UTF-8") }
         // The zero byte after the document is not a continuation byte, so no read passes it.
@@ -264,7 +283,7 @@ struct JSONByteScanner {
         position += length
     }
 
-    private mutating func scanArray(depth: Int) throws(StreamingJSONDecoder.Failure) {
+    private mutating func scanArray(depth: Int) throws(SyntaxError) {
         guard depth <= Self.maximumDepth else { throw fail("nested too deeply") }
         let index = append(JSONTape.Entry(kind: .array, flags: 0, start: UInt32(position), end: 0, count: 0))
         position += 1
@@ -289,16 +308,17 @@ struct JSONByteScanner {
         entries[index].count = count
     }
 
-    private mutating func scanObject(depth: Int) throws(StreamingJSONDecoder.Failure) {
+    private mutating func scanObject(depth: Int) throws(SyntaxError) {
         guard depth <= Self.maximumDepth else { throw fail("nested too deeply") }
         let index = append(JSONTape.Entry(kind: .object, flags: 0, start: UInt32(position), end: 0, count: 0))
         position += 1
         skipWhitespace()
         var count: UInt32 = 0
+        var specialNames = false
         if bytes[position] != UInt8(ascii: "}") {
             while true {
                 guard bytes[position] == UInt8(ascii: "\"") else { throw fail("expected a key") }
-                guard try scanString() else { throw fail("key with escapes or non-ASCII bytes") }
+                if try scanString() { specialNames = true }
                 skipWhitespace()
                 guard bytes[position] == UInt8(ascii: ":") else { throw fail("expected :") }
                 position += 1
@@ -318,7 +338,14 @@ struct JSONByteScanner {
         position += 1
         entries[index].end = UInt32(entryCount)
         entries[index].count = count
-        if count > 1 { try checkDuplicateKeys(object: index, count: Int(count)) }
+        if specialNames { entries[index].flags = JSONTape.objectHasSpecialNames }
+        if count > 1 {
+            if specialNames {
+                try checkDuplicateSpecialNames(object: index, count: Int(count))
+            } else {
+                try checkDuplicateKeys(object: index, count: Int(count))
+            }
+        }
     }
 
     // MARK: Duplicate keys
@@ -337,13 +364,15 @@ struct JSONByteScanner {
         return memcmp(bytes + Int(one.start), bytes + Int(other.start), count) == 0
     }
 
-    private mutating func checkDuplicateKeys(object: Int, count: Int) throws(StreamingJSONDecoder.Failure) {
+    private mutating func checkDuplicateKeys(object: Int, count: Int) throws(SyntaxError) {
         if count <= Self.pairwiseLimit {
             var key = object + 1
             for _ in 0..<count - 1 {
                 var other = next(after: key + 1)
                 while other < Int(entries[object].end) {
-                    if keysEqual(key, other) { throw fail("duplicate key") }
+                    if keysEqual(key, other) {
+                        throw SyntaxError(reason: "duplicate member name", offset: Int(entries[other].start))
+                    }
                     other = next(after: other + 1)
                 }
                 key = next(after: key + 1)
@@ -361,9 +390,36 @@ struct JSONByteScanner {
             // Equal hashes: compare with every earlier key of the same hash.
             var earlier = offset - 1
             while earlier >= 0, keyScratch[earlier].hash == keyScratch[offset].hash {
-                if keysEqual(keyScratch[earlier].index, keyScratch[offset].index) { throw fail("duplicate key") }
+                if keysEqual(keyScratch[earlier].index, keyScratch[offset].index) {
+                    let later = Swift.max(keyScratch[earlier].index, keyScratch[offset].index)
+                    throw SyntaxError(reason: "duplicate member name", offset: Int(entries[later].start))
+                }
                 earlier -= 1
             }
+        }
+    }
+
+    /// The duplicate check of an object with a name with escapes or beyond ASCII: names are
+    /// compared as Swift strings (once unescaped, canonical equivalence), as a `Decodable`
+    /// reading them by `CodingKey` would.
+    private func checkDuplicateSpecialNames(object: Int, count: Int) throws(SyntaxError) {
+        var seen = Set<String>(minimumCapacity: count)
+        var key = object + 1
+        for _ in 0..<count {
+            let entry = entries[key]
+            let length = Int(entry.end - entry.start)
+            let unescaped = [UInt8](unsafeUninitializedCapacity: length) { buffer, written in
+                if entry.flags & JSONTape.stringHasEscapes != 0 {
+                    written = JSONTape.unescape(bytes + Int(entry.start), count: length, into: buffer.baseAddress!)
+                } else {
+                    if length > 0 { buffer.baseAddress!.initialize(from: bytes + Int(entry.start), count: length) }
+                    written = length
+                }
+            }
+            guard seen.insert(String(decoding: unescaped, as: UTF8.self)).inserted else {
+                throw SyntaxError(reason: "duplicate member name", offset: Int(entry.start))
+            }
+            key = next(after: key + 1)
         }
     }
 

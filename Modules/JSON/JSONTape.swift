@@ -14,15 +14,25 @@ import Foundation
 /// ``JSONByteScanner`` builds it in one pass that checks the whole document; the decoder's
 /// containers then read values by entry index. An object is its entry followed by key, value,
 /// key, value…; an array by its elements; a container's entry says where the next sibling is, so
-/// skipping a value costs nothing. Keys stay as bytes and are compared with a `CodingKey`'s UTF-8.
-///
-/// Every error the decoder throws goes through ``failure(_:)``, which also marks the tape as
-/// ``failed``: a value that catches an error (`try?`) could otherwise succeed with a result that
-/// differs from Foundation's, so a failed tape never yields a result.
+/// skipping a value costs nothing. Keys stay as bytes and are compared with a `CodingKey`'s UTF-8
+/// (after unescaping, for the rare key with escapes). One `null` entry follows the document's
+/// entries: the value a `superDecoder` sees for an absent member.
 final class JSONTape {
     /// What one entry holds.
     enum Kind: UInt8 {
         case null, `true`, `false`, number, string, array, object
+
+        /// How an error message names a value of this kind.
+        var name: String {
+            switch self {
+            case .null: "null"
+            case .true, .false: "a boolean"
+            case .number: "a number"
+            case .string: "a string"
+            case .array: "an array"
+            case .object: "an object"
+            }
+        }
     }
 
     /// One value of the document.
@@ -42,21 +52,22 @@ final class JSONTape {
     static let stringHasEscapes: UInt8 = 1
     static let numberIsInteger: UInt8 = 2
     static let numberHasNonZeroDigit: UInt8 = 4
+    /// On an object: a member name has escapes or bytes beyond ASCII.
+    static let objectHasSpecialNames: UInt8 = 8
 
     /// The document, followed by one zero byte.
     let bytes: UnsafeMutablePointer<UInt8>
     let entries: UnsafeMutablePointer<Entry>
+    /// The number of entries, the trailing `null` included.
     let entryCount: Int
+    /// How dates are read.
+    let dateDecoding: StreamingJSONDecoder.DateDecoding
 
     // Everything below is used only by the one decoding call that owns this tape, never
     // concurrently.
-    /// The decoder's user info and the key path entry to add to it, made into ``userInfo`` only
-    /// when a value asks for it.
-    @exclusivity(unchecked) var userInfoSource:
-        (base: [CodingUserInfoKey: any Sendable], keyPath: (key: CodingUserInfoKey, value: [String])?) = ([:], nil)
+    /// The decoder's user info, made into ``userInfo`` only when a value asks for it.
+    @exclusivity(unchecked) var userInfoSource: [CodingUserInfoKey: any Sendable] = [:]
     @exclusivity(unchecked) private var madeUserInfo: [CodingUserInfoKey: Any]?
-    /// Whether an error was thrown while decoding: the result is then discarded.
-    @exclusivity(unchecked) private(set) var failed = false
     /// Room for a string with escapes, as its unescaped bytes.
     @exclusivity(unchecked) private var scratch: UnsafeMutablePointer<UInt8>?
     @exclusivity(unchecked) private var scratchCapacity = 0
@@ -68,12 +79,43 @@ final class JSONTape {
     init(
         bytes: UnsafeMutablePointer<UInt8>,
         entries: UnsafeMutablePointer<Entry>,
-        entryCount: Int
+        entryCount: Int,
+        dateDecoding: StreamingJSONDecoder.DateDecoding
     ) {
         self.bytes = bytes
         self.entries = entries
         self.entryCount = entryCount
+        self.dateDecoding = dateDecoding
         hints = InlineArray(repeating: (-1, -1))
+    }
+
+    /// Checks the document in `data` and lists its values.
+    static func scan(
+        _ data: Data,
+        dateDecoding: StreamingJSONDecoder.DateDecoding
+    ) throws(JSONByteScanner.SyntaxError) -> JSONTape {
+        let count = data.count
+        guard let bytes = malloc(count + 1)?.assumingMemoryBound(to: UInt8.self) else {
+            fatalError("out of memory copying a JSON document of \(count) bytes")
+        }
+        data.withUnsafeBytes { source in
+            if let base = source.baseAddress { memcpy(bytes, base, count) }
+        }
+        bytes[count] = 0
+        var scanner = JSONByteScanner(bytes: bytes, byteCount: count)
+        do {
+            try scanner.scanDocument()
+        } catch {
+            scanner.discard()
+            free(bytes)
+            throw error
+        }
+        return JSONTape(
+            bytes: bytes,
+            entries: scanner.takeEntries(),
+            entryCount: scanner.entryCount,
+            dateDecoding: dateDecoding
+        )
     }
 
     deinit {
@@ -85,23 +127,43 @@ final class JSONTape {
     /// The user info handed to every value's decoder.
     var userInfo: [CodingUserInfoKey: Any] {
         if let madeUserInfo { return madeUserInfo }
-        var userInfo: [CodingUserInfoKey: Any] = userInfoSource.base
-        if let (key, value) = userInfoSource.keyPath { userInfo[key] = value }
+        let userInfo: [CodingUserInfoKey: Any] = userInfoSource
         madeUserInfo = userInfo
         return userInfo
     }
 
-    // MARK: Failing
+    /// The `null` entry after the document.
+    var nullIndex: Int { entryCount - 1 }
 
-    /// Marks the tape as failed and returns the error to throw.
-    func failure(_ reason: StaticString) -> StreamingJSONDecoder.Failure {
-        failed = true
-        return StreamingJSONDecoder.Failure(reason: reason)
+    // MARK: Errors
+
+    /// The error for a value of the wrong kind: `valueNotFound` for `null`, else `typeMismatch`.
+    func mismatch(_ type: Any.Type, at index: Int, _ path: [any CodingKey]) -> DecodingError {
+        let kind = entries[index].kind
+        let expected = Self.jsonName(of: type)
+        if kind == .null {
+            return .valueNotFound(type, .init(codingPath: path, debugDescription: "expected \(expected), found null"))
+        }
+        return .typeMismatch(
+            type, .init(codingPath: path, debugDescription: "expected \(expected), found \(kind.name)"))
     }
 
-    /// Marks the tape as failed without throwing (for requirements that cannot throw).
-    func markFailed() {
-        failed = true
+    /// How an error message names the JSON a type reads.
+    private static func jsonName(of type: Any.Type) -> String {
+        switch type {
+        case is [String: Any].Type: "an object"
+        case is [Any].Type: "an array"
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is any FixedWidthInteger.Type: "an integer"
+        case is any BinaryFloatingPoint.Type, is Decimal.Type: "a number"
+        default: "\(type)"
+        }
+    }
+
+    /// A `dataCorrupted` error.
+    func corrupted(_ message: String, _ path: [any CodingKey]) -> DecodingError {
+        .dataCorrupted(.init(codingPath: path, debugDescription: message))
     }
 
     // MARK: Navigation
@@ -120,13 +182,25 @@ final class JSONTape {
 
     /// The index of the value of `key` in the object at `object`, or `nil` when it has none.
     ///
-    /// Keys in the document are ASCII without escapes (the scanner falls back otherwise), so
-    /// equal bytes mean equal keys; a `key` that is not ASCII could still equal one of them as a
-    /// Swift string (`"\u{212A}" == "K"`), so not finding such a key marks the tape as failed.
+    /// Keys match as Swift strings do (canonical equivalence): first by their UTF-8 bytes, and
+    /// for an object with names beyond plain ASCII then as strings.
     func valueIndex(forKey key: String, inObject object: Int, depth: Int) -> Int? {
         let entry = entries[object]
-        let end = Int(entry.end)
-        guard entry.count > 0 else { return notFound(key) }
+        guard entry.count > 0 else { return nil }
+        if let index = byteMatch(forKey: key, inObject: object, depth: depth) { return index }
+        guard entry.flags & Self.objectHasSpecialNames != 0 || key.utf8.contains(where: { $0 >= 0x80 }) else {
+            return nil
+        }
+        var index = object + 1
+        while index < Int(entry.end) {
+            if keyString(at: index) == key { return index + 1 }
+            index = next(after: index + 1)
+        }
+        return nil
+    }
+
+    private func byteMatch(forKey key: String, inObject object: Int, depth: Int) -> Int? {
+        let end = Int(entries[object].end)
         var key = key
         return key.withUTF8 { wanted -> Int? in
             var start = object + 1
@@ -140,36 +214,33 @@ final class JSONTape {
                 index = next(after: index + 1)
                 if index >= end { index = object + 1 }
             } while index != start
-            return notFound(wanted)
+            return nil
         }
-    }
-
-    private func notFound(_ key: String) -> Int? {
-        var key = key
-        return key.withUTF8 { notFound($0) }
-    }
-
-    private func notFound(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
-        if key.contains(where: { $0 >= 0x80 }) { markFailed() }
-        return nil
     }
 
     @inline(__always)
     private func keyEquals(at index: Int, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = entries[index]
         let count = Int(entry.end &- entry.start)
+        if entry.flags & Self.stringHasEscapes != 0 {
+            let key = unescape(bytes + Int(entry.start), count: count)
+            return key.count == wanted.count
+                && (key.isEmpty || memcmp(key.baseAddress!, wanted.baseAddress!, key.count) == 0)
+        }
         guard count == wanted.count else { return false }
         guard count > 0 else { return true }
         return memcmp(bytes + Int(entry.start), wanted.baseAddress!, count) == 0
     }
 
-    /// The key at `index` (ASCII without escapes) as a string.
+    /// The member name (or any string) at `index`, unescaped.
     func keyString(at index: Int) -> String {
         let entry = entries[index]
-        return String(
-            decoding: UnsafeBufferPointer(start: bytes + Int(entry.start), count: Int(entry.end - entry.start)),
-            as: UTF8.self
-        )
+        let start = bytes + Int(entry.start)
+        let count = Int(entry.end - entry.start)
+        if entry.flags & Self.stringHasEscapes != 0 {
+            return String(decoding: unescape(start, count: count), as: UTF8.self)
+        }
+        return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
     // MARK: Scalars
@@ -178,23 +249,37 @@ final class JSONTape {
         entries[index].kind == .null
     }
 
-    func bool(at index: Int) throws(StreamingJSONDecoder.Failure) -> Bool {
+    func bool(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Bool {
         switch entries[index].kind {
         case .true: return true
         case .false: return false
-        default: throw failure("expected a Bool")
+        default: throw mismatch(Bool.self, at: index, path())
         }
     }
 
-    func string(at index: Int) throws(StreamingJSONDecoder.Failure) -> String {
+    @inline(__always)
+    func string(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> String {
         let entry = entries[index]
-        guard entry.kind == .string else { throw failure("expected a String") }
+        guard entry.kind == .string else { throw mismatch(String.self, at: index, path()) }
+        return text(of: entry)
+    }
+
+    /// The text of a string entry, unescaped.
+    @inline(__always)
+    private func text(of entry: Entry) -> String {
         let start = bytes + Int(entry.start)
         let count = Int(entry.end - entry.start)
         guard entry.flags & Self.stringHasEscapes != 0 else {
             return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
         }
         return String(decoding: unescape(start, count: count), as: UTF8.self)
+    }
+
+    /// The exact text of a number entry.
+    private func numberText(_ entry: Entry) -> String {
+        String(
+            decoding: UnsafeBufferPointer(start: bytes + Int(entry.start), count: Int(entry.end - entry.start)),
+            as: UTF8.self)
     }
 
     /// The bytes of a validated string with escapes, unescaped into ``scratch``.
@@ -206,6 +291,12 @@ final class JSONTape {
             scratchCapacity = count
         }
         let output = scratch.unsafelyUnwrapped
+        return UnsafeBufferPointer(start: output, count: Self.unescape(source, count: count, into: output))
+    }
+
+    /// Writes the bytes of a validated string with escapes, unescaped, to `output` (room for
+    /// `count` bytes: unescaping never lengthens) and returns how many it wrote.
+    static func unescape(_ source: UnsafePointer<UInt8>, count: Int, into output: UnsafeMutablePointer<UInt8>) -> Int {
         var read = 0
         var written = 0
         while read < count {
@@ -239,7 +330,7 @@ final class JSONTape {
             }
             written += 1
         }
-        return UnsafeBufferPointer(start: output, count: written)
+        return written
     }
 
     /// The value of four hexadecimal digits (validated by the scanner).
@@ -281,38 +372,61 @@ final class JSONTape {
         }
     }
 
-    /// A plain integer (no fraction, no exponent) that fits `T`; anything else fails.
-    func integer<T: FixedWidthInteger>(at index: Int, as type: T.Type) throws(StreamingJSONDecoder.Failure) -> T {
+    /// A plain integer (no fraction, no exponent) that fits `T`; anything else is refused,
+    /// `1e2` and `100.0` included.
+    func integer<T: FixedWidthInteger>(
+        at index: Int,
+        as type: T.Type,
+        _ path: @autoclosure () -> [any CodingKey]
+    ) throws -> T {
         let entry = entries[index]
-        guard entry.kind == .number, entry.flags & Self.numberIsInteger != 0 else {
-            throw failure("expected a plain integer")
+        guard entry.kind == .number else { throw mismatch(T.self, at: index, path()) }
+        guard entry.flags & Self.numberIsInteger != 0 else {
+            throw corrupted("expected an integer without fraction or exponent, found \(numberText(entry))", path())
         }
         var position = Int(entry.start)
         let end = Int(entry.end)
         let negative = bytes[position] == UInt8(ascii: "-")
         if negative { position += 1 }
-        guard end - position <= 20 else { throw failure("integer out of range") }
         var magnitude: UInt64 = 0
-        while position < end {
-            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+        var overflow = end - position > 20
+        while !overflow, position < end {
+            let (times10, high) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, carry) = times10.addingReportingOverflow(UInt64(bytes[position] &- 0x30))
-            guard !overflow, !carry else { throw failure("integer out of range") }
+            overflow = high || carry
             magnitude = sum
             position += 1
         }
-        if negative {
-            guard T.isSigned, magnitude <= UInt64(T.max) + 1 else { throw failure("integer out of range") }
+        if !overflow, negative, magnitude == 0 || (T.isSigned && magnitude <= UInt64(T.max) + 1) {
             return T(truncatingIfNeeded: 0 &- magnitude)
         }
-        guard magnitude <= UInt64(T.max) else { throw failure("integer out of range") }
-        return T(truncatingIfNeeded: magnitude)
+        if !overflow, !negative, magnitude <= UInt64(T.max) { return T(truncatingIfNeeded: magnitude) }
+        throw corrupted("the number \(numberText(entry)) does not fit in \(T.self)", path())
     }
 
-    /// A number as a `Double`, parsed as Foundation does; values Foundation rejects or might
-    /// round differently (overflow, underflow, subnormal) fail.
-    func double(at index: Int) throws(StreamingJSONDecoder.Failure) -> Double {
+    /// A plain integer that fits a 128-bit integer type.
+    func wideInteger<T: FixedWidthInteger>(
+        at index: Int,
+        as type: T.Type,
+        _ path: @autoclosure () -> [any CodingKey]
+    ) throws -> T {
         let entry = entries[index]
-        guard entry.kind == .number else { throw failure("expected a number") }
+        guard entry.kind == .number else { throw mismatch(T.self, at: index, path()) }
+        let text = numberText(entry)
+        guard entry.flags & Self.numberIsInteger != 0 else {
+            throw corrupted("expected an integer without fraction or exponent, found \(text)", path())
+        }
+        guard let value = T(text, radix: 10) else {
+            throw corrupted("the number \(text) does not fit in \(T.self)", path())
+        }
+        return value
+    }
+
+    /// A number as a `Double`, correctly rounded; numbers beyond `Double`'s range, and non-zero
+    /// numbers that would round to zero, are refused.
+    func double(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Double {
+        let entry = entries[index]
+        guard entry.kind == .number else { throw mismatch(Double.self, at: index, path()) }
         let start = Int(entry.start)
         let end = Int(entry.end)
         let negative = bytes[start] == UInt8(ascii: "-")
@@ -325,33 +439,62 @@ final class JSONTape {
             let value = Double(magnitude)
             return negative ? -value : value
         }
-        let text = String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw failure("number out of Double's range") }
-        if value == 0 {
-            guard entry.flags & Self.numberHasNonZeroDigit == 0 else { throw failure("number underflows Double") }
-        } else if value.magnitude < Double.leastNormalMagnitude {
-            throw failure("subnormal Double")
+        let text = numberText(entry)
+        guard let value = Double(text), value.isFinite, value != 0 || entry.flags & Self.numberHasNonZeroDigit == 0
+        else { throw corrupted("the number \(text) is not representable as Double", path()) }
+        return value
+    }
+
+    /// A number as a `Float`, correctly rounded from its text; numbers beyond `Float`'s range,
+    /// and non-zero numbers that would round to zero, are refused.
+    func float(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Float {
+        let entry = entries[index]
+        guard entry.kind == .number else { throw mismatch(Float.self, at: index, path()) }
+        let text = numberText(entry)
+        guard let value = Float(text), value.isFinite, value != 0 || entry.flags & Self.numberHasNonZeroDigit == 0
+        else { throw corrupted("the number \(text) is not representable as Float", path()) }
+        return value
+    }
+
+    /// A number as a `Decimal`, from its exact text.
+    func decimal(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Decimal {
+        let entry = entries[index]
+        guard entry.kind == .number else { throw mismatch(Decimal.self, at: index, path()) }
+        let text = numberText(entry)
+        guard let value = Decimal(string: text, locale: nil) else {
+            throw corrupted("the number \(text) is not representable as Decimal", path())
         }
         return value
     }
 
-    /// A number as a `Float`: parsed as a `Double` and rounded to a finite `Float` that is zero
-    /// only for a zero and subnormal never, and only when rounding the text directly to `Float`
-    /// gives the same value.
-    func float(at index: Int) throws(StreamingJSONDecoder.Failure) -> Float {
-        let wide = try double(at: index)
-        let narrow = Float(wide)
-        guard narrow.isFinite, narrow == 0 ? wide == 0 : narrow.isNormal else {
-            throw failure("number out of Float's range")
+    /// A date, read with ``dateDecoding``.
+    func date(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Date {
+        switch dateDecoding {
+        case .deferredToDate: return Date(timeIntervalSinceReferenceDate: try double(at: index, path()))
+        case .secondsSince1970: return Date(timeIntervalSince1970: try double(at: index, path()))
+        case .millisecondsSince1970: return Date(timeIntervalSince1970: try double(at: index, path()) / 1000)
+        case .iso8601:
+            let text = try string(at: index, path())
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw corrupted("expected an ISO 8601 date, found \"\(text)\"", path())
+            }
+            return date
         }
-        let entry = entries[index]
-        let text = String(
-            decoding: UnsafeBufferPointer(start: bytes + Int(entry.start), count: Int(entry.end - entry.start)),
-            as: UTF8.self
-        )
-        guard let direct = Float(text), direct.bitPattern == narrow.bitPattern else {
-            throw failure("Float rounding differs")
+    }
+
+    /// Bytes from a base64 string (RFC 4648, with padding).
+    func data(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> Data {
+        let text = try string(at: index, path())
+        guard let data = Data(base64Encoded: text) else {
+            throw corrupted("expected base64, found a string that is not", path())
         }
-        return narrow
+        return data
+    }
+
+    /// A URL from a string.
+    func url(at index: Int, _ path: @autoclosure () -> [any CodingKey]) throws -> URL {
+        let text = try string(at: index, path())
+        guard let url = URL(string: text) else { throw corrupted("expected a URL, found \"\(text)\"", path()) }
+        return url
     }
 }

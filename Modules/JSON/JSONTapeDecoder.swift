@@ -13,12 +13,12 @@ struct JSONTapeDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { tape.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard tape[index].kind == .object else { throw tape.failure("expected an object") }
+        guard tape[index].kind == .object else { throw tape.mismatch([String: Any].self, at: index, codingPath) }
         return KeyedDecodingContainer(JSONTapeKeyedContainer<Key>(tape: tape, object: index, codingPath: codingPath))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard tape[index].kind == .array else { throw tape.failure("expected an array") }
+        guard tape[index].kind == .array else { throw tape.mismatch([Any].self, at: index, codingPath) }
         return JSONTapeUnkeyedContainer(tape: tape, array: index, codingPath: codingPath)
     }
 
@@ -28,9 +28,8 @@ struct JSONTapeDecoder: Decoder {
 
     /// Decodes `type` from the value at `index`, with `codingPath` as the value's path.
     ///
-    /// The types Foundation's `JSONDecoder` reads in its own way (`Date`, `Data`, `URL`,
-    /// `Decimal`) and the 128-bit integers fail, so the caller falls back to Foundation; common
-    /// scalars are read without a nested decoder.
+    /// The types with a JSON form of their own (`Date`, `Data`, `URL`, `Decimal`, the 128-bit
+    /// integers) and the common scalars are read without a nested decoder.
     @inline(__always)
     static func decode<T: Decodable>(
         _ type: T.Type,
@@ -38,16 +37,17 @@ struct JSONTapeDecoder: Decoder {
         index: Int,
         codingPath: @autoclosure () -> [any CodingKey]
     ) throws -> T {
-        if T.self == String.self { return try tape.string(at: index) as! T }
-        if T.self == Int.self { return try tape.integer(at: index, as: Int.self) as! T }
-        if T.self == Double.self { return try tape.double(at: index) as! T }
-        if T.self == Bool.self { return try tape.bool(at: index) as! T }
-        if T.self == Int64.self { return try tape.integer(at: index, as: Int64.self) as! T }
-        if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self
-            || T.self == Int128.self || T.self == UInt128.self
-        {
-            throw tape.failure("a type Foundation decodes in its own way")
-        }
+        if T.self == String.self { return try tape.string(at: index, codingPath()) as! T }
+        if T.self == Int.self { return try tape.integer(at: index, as: Int.self, codingPath()) as! T }
+        if T.self == Double.self { return try tape.double(at: index, codingPath()) as! T }
+        if T.self == Bool.self { return try tape.bool(at: index, codingPath()) as! T }
+        if T.self == Int64.self { return try tape.integer(at: index, as: Int64.self, codingPath()) as! T }
+        if T.self == Date.self { return try tape.date(at: index, codingPath()) as! T }
+        if T.self == Data.self { return try tape.data(at: index, codingPath()) as! T }
+        if T.self == URL.self { return try tape.url(at: index, codingPath()) as! T }
+        if T.self == Decimal.self { return try tape.decimal(at: index, codingPath()) as! T }
+        if T.self == Int128.self { return try tape.wideInteger(at: index, as: Int128.self, codingPath()) as! T }
+        if T.self == UInt128.self { return try tape.wideInteger(at: index, as: UInt128.self, codingPath()) as! T }
         return try T(from: JSONTapeDecoder(tape: tape, index: index, codingPath: codingPath()))
     }
 }

@@ -32,8 +32,11 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     @inline(__always)
-    private func require(_ key: Key) throws(StreamingJSONDecoder.Failure) -> Int {
-        guard let index = valueIndex(key) else { throw tape.failure("no such key") }
+    private func require(_ key: Key) throws -> Int {
+        guard let index = valueIndex(key) else {
+            throw DecodingError.keyNotFound(
+                key, .init(codingPath: codingPath, debugDescription: "no member \"\(key.stringValue)\""))
+        }
         return index
     }
 
@@ -42,20 +45,35 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { tape.isNull(at: try require(key)) }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try tape.bool(at: require(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try tape.string(at: require(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try tape.double(at: require(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try tape.float(at: require(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try tape.integer(at: require(key), as: type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try tape.integer(at: require(key), as: type) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try tape.bool(at: require(key), path(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try tape.string(at: require(key), path(key))
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try tape.double(at: require(key), path(key))
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try tape.float(at: require(key), path(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 {
+        try tape.wideInteger(at: require(key), as: type, path(key))
+    }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 {
+        try tape.wideInteger(at: require(key), as: type, path(key))
+    }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
+        try tape.integer(at: require(key), as: T.self, path(key))
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try JSONTapeDecoder.decode(type, tape: tape, index: require(key), codingPath: path(key))
@@ -72,16 +90,16 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try presentIndex(key).map { index throws(StreamingJSONDecoder.Failure) in try tape.bool(at: index) }
+        try presentIndex(key).map { index in try tape.bool(at: index, path(key)) }
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try presentIndex(key).map { index throws(StreamingJSONDecoder.Failure) in try tape.string(at: index) }
+        try presentIndex(key).map { index in try tape.string(at: index, path(key)) }
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try presentIndex(key).map { index throws(StreamingJSONDecoder.Failure) in try tape.double(at: index) }
+        try presentIndex(key).map { index in try tape.double(at: index, path(key)) }
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try presentIndex(key).map { index throws(StreamingJSONDecoder.Failure) in try tape.float(at: index) }
+        try presentIndex(key).map { index in try tape.float(at: index, path(key)) }
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try integerIfPresent(key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try integerIfPresent(key) }
@@ -94,9 +112,9 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try integerIfPresent(key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try integerIfPresent(key) }
 
-    private func integerIfPresent<T: FixedWidthInteger>(_ key: Key) throws(StreamingJSONDecoder.Failure) -> T? {
+    private func integerIfPresent<T: FixedWidthInteger>(_ key: Key) throws -> T? {
         guard let index = presentIndex(key) else { return nil }
-        return try tape.integer(at: index, as: T.self)
+        return try tape.integer(at: index, as: T.self, path(key))
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
@@ -111,22 +129,38 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let index = try require(key)
-        guard tape[index].kind == .object else { throw tape.failure("expected an object") }
+        guard tape[index].kind == .object else { throw tape.mismatch([String: Any].self, at: index, path(key)) }
         return KeyedDecodingContainer(
             JSONTapeKeyedContainer<NestedKey>(tape: tape, object: index, codingPath: path(key)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         let index = try require(key)
-        guard tape[index].kind == .array else { throw tape.failure("expected an array") }
+        guard tape[index].kind == .array else { throw tape.mismatch([Any].self, at: index, path(key)) }
         return JSONTapeUnkeyedContainer(tape: tape, array: index, codingPath: path(key))
     }
 
+    /// The decoder of the member `super`, or of `null` when there is none.
     func superDecoder() throws -> any Decoder {
-        throw tape.failure("superDecoder is left to Foundation")
+        let key = SuperKey()
+        return JSONTapeDecoder(
+            tape: tape,
+            index: tape.valueIndex(forKey: key.stringValue, inObject: object, depth: codingPath.count)
+                ?? tape.nullIndex,
+            codingPath: codingPath + [key])
     }
 
+    /// The decoder of the member `key`, or of `null` when there is none.
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        throw tape.failure("superDecoder is left to Foundation")
+        JSONTapeDecoder(tape: tape, index: valueIndex(key) ?? tape.nullIndex, codingPath: path(key))
+    }
+
+    /// The key `superDecoder()` reads, as in Foundation's coders.
+    private struct SuperKey: CodingKey {
+        var stringValue: String { "super" }
+        var intValue: Int? { nil }
+        init() {}
+        init?(stringValue: String) { nil }
+        init?(intValue: Int) { nil }
     }
 }

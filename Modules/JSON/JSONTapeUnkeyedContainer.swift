@@ -28,10 +28,15 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     private var elementPath: [any CodingKey] { codingPath + [IndexKey(intValue: currentIndex)] }
 
+    /// The error for reading past the last element.
+    private func atEnd(_ type: Any.Type) -> DecodingError {
+        .valueNotFound(type, .init(codingPath: elementPath, debugDescription: "the array has no more elements"))
+    }
+
     /// The entry of the next element, then moves past it.
     @inline(__always)
-    private mutating func advance() throws(StreamingJSONDecoder.Failure) -> Int {
-        guard !isAtEnd else { throw tape.failure("no more elements") }
+    private mutating func advance(_ type: Any.Type) throws -> Int {
+        guard !isAtEnd else { throw atEnd(type) }
         let element = position
         position = tape.next(after: position)
         currentIndex += 1
@@ -40,8 +45,8 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The entry of the next element, without moving past it.
     @inline(__always)
-    private func current() throws(StreamingJSONDecoder.Failure) -> Int {
-        guard !isAtEnd else { throw tape.failure("no more elements") }
+    private func current(_ type: Any.Type) throws -> Int {
+        guard !isAtEnd else { throw atEnd(type) }
         return position
     }
 
@@ -52,22 +57,23 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
         currentIndex += 1
     }
 
-    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws(StreamingJSONDecoder.Failure) -> T {
-        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.integer(at: index, as: type) }
+    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        try next(type) { tape, index, path in try tape.integer(at: index, as: type, path) }
     }
 
     /// Reads the current element with `read` (given the tape and the element's entry), then
     /// moves past it.
     private mutating func next<T>(
-        _ read: (JSONTape, Int) throws(StreamingJSONDecoder.Failure) -> T
-    ) throws(StreamingJSONDecoder.Failure) -> T {
-        let value = try read(tape, current())
+        _ type: T.Type,
+        _ read: (JSONTape, Int, [any CodingKey]) throws -> T
+    ) throws -> T {
+        let value = try read(tape, current(type), elementPath)
         moveOn()
         return value
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd else { throw tape.failure("no more elements") }
+        guard !isAtEnd else { throw atEnd(Never?.self) }
         guard tape.isNull(at: position) else { return false }
         position += 1
         currentIndex += 1
@@ -75,16 +81,16 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.bool(at: index) }
+        try next(Bool.self) { tape, index, path in try tape.bool(at: index, path) }
     }
     mutating func decode(_ type: String.Type) throws -> String {
-        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.string(at: index) }
+        try next(String.self) { tape, index, path in try tape.string(at: index, path) }
     }
     mutating func decode(_ type: Double.Type) throws -> Double {
-        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.double(at: index) }
+        try next(Double.self) { tape, index, path in try tape.double(at: index, path) }
     }
     mutating func decode(_ type: Float.Type) throws -> Float {
-        try next { tape, index throws(StreamingJSONDecoder.Failure) in try tape.float(at: index) }
+        try next(Float.self) { tape, index, path in try tape.float(at: index, path) }
     }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
@@ -97,8 +103,15 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
+    mutating func decode(_ type: Int128.Type) throws -> Int128 {
+        try next(type) { tape, index, path in try tape.wideInteger(at: index, as: type, path) }
+    }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 {
+        try next(type) { tape, index, path in try tape.wideInteger(at: index, as: type, path) }
+    }
+
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        guard !isAtEnd else { throw tape.failure("no more elements") }
+        guard !isAtEnd else { throw atEnd(type) }
         let value = try JSONTapeDecoder.decode(type, tape: tape, index: position, codingPath: elementPath)
         position = tape.next(after: position)
         currentIndex += 1
@@ -109,19 +122,21 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         let path = elementPath
-        let element = try advance()
-        guard tape[element].kind == .object else { throw tape.failure("expected an object") }
+        let element = try advance([String: Any].self)
+        guard tape[element].kind == .object else { throw tape.mismatch([String: Any].self, at: element, path) }
         return KeyedDecodingContainer(JSONTapeKeyedContainer<NestedKey>(tape: tape, object: element, codingPath: path))
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let path = elementPath
-        let element = try advance()
-        guard tape[element].kind == .array else { throw tape.failure("expected an array") }
+        let element = try advance([Any].self)
+        guard tape[element].kind == .array else { throw tape.mismatch([Any].self, at: element, path) }
         return JSONTapeUnkeyedContainer(tape: tape, array: element, codingPath: path)
     }
 
+    /// The decoder of the next element.
     mutating func superDecoder() throws -> any Decoder {
-        throw tape.failure("superDecoder is left to Foundation")
+        let path = elementPath
+        return JSONTapeDecoder(tape: tape, index: try advance((any Decoder).self), codingPath: path)
     }
 }

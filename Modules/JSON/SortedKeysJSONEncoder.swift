@@ -10,22 +10,25 @@ public import Foundation
 ///     .json(IntrospectionRequestBody(token: token), encoder: SortedKeysJSONEncoder())
 /// ```
 ///
-/// It is Foundation's `JSONEncoder` with the output formatting `[.sortedKeys, .withoutEscapingSlashes]`
-/// and default strategies, shared by every instance.
+/// The output is ``StreamingJSONEncoder``'s with the members of every object ordered by the
+/// UTF-8 bytes of their names: the bytes Foundation's `JSONEncoder` writes with the output
+/// formatting `[.sortedKeys, .withoutEscapingSlashes]`. `Date` values are
+/// written as seconds since 2001.
 public struct SortedKeysJSONEncoder: JSONBodyEncoder {
-    /// The one configured encoder; never changed after it is made, so sharing it is safe.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// Creates the encoder.
     public init() {}
 
     /// Encodes a value as JSON with sorted keys.
     /// - Throws: `EncodingError` when the value cannot be represented.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        try Self.encoder.encode(value)
+        let compact = try StreamingJSONEncoder().encode(value)
+        do {
+            return try JSONTape.scan(compact, dateDecoding: .deferredToDate).canonicalDocument()
+        } catch {
+            // Only a value that encodes the same key twice in one object gets here.
+            throw EncodingError.invalidValue(
+                value,
+                .init(codingPath: [], debugDescription: "the encoded value is not valid JSON: \(error.reason)"))
+        }
     }
 }

@@ -1,107 +1,81 @@
-package import Foundation
+public import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A JSON decoder that reads a value straight from the bytes of a document, without an
-/// intermediate tree of values, for Foundation's `JSONDecoder` with default settings.
+/// The project's JSON decoder: reads a `Decodable` value straight from the bytes of a strict
+/// JSON document, without an intermediate tree of values.
 ///
-/// One pass (``JSONByteScanner``) checks the whole document and lists its values; the value's
-/// `init(from:)` then reads them in place: keys are compared as bytes, strings and numbers are
-/// converted only when asked for.
+/// One pass checks the whole document and lists its values; the value's `init(from:)` then
+/// reads them in place: keys are compared as bytes, strings and numbers are converted only when
+/// asked for.
 ///
-/// It never succeeds with a result that differs from `JSONDecoder()`'s: where it is not sure it
-/// throws, and the caller decodes with Foundation instead (``KeyPathDecoding`` does). It
-/// throws for `Date`, `Data`, `URL`, `Decimal` and the 128-bit integers; for numbers that an
-/// integer type would need to round or that parse to an infinite, subnormal or underflowing
-/// floating-point value; for duplicate keys, keys with escapes or non-ASCII bytes, invalid
-/// UTF-8, lone surrogates, nesting deeper than 256 levels and trailing bytes; for
-/// `superDecoder`; and whenever any error was thrown during decoding, even one the value caught.
-/// Its errors say little: they are meant to be replaced by Foundation's.
-package struct StreamingJSONDecoder {
-    /// Why the fast path gave up (only for debugging: callers fall back on any error).
-    package struct Failure: Error, CustomStringConvertible {
-        /// What was wrong or not supported.
-        package let reason: StaticString
-
-        /// The reason, as text.
-        package var description: String { "\(reason)" }
+/// The syntax is strict RFC 8259, for every document: a repeated member name, a byte-order mark,
+/// invalid UTF-8, a lone surrogate (escaped or not), nesting deeper than 256 levels and bytes
+/// after the value are refused. Integer types take only plain integers that fit (`1e2` and
+/// `100.0` are refused); floating-point types take numbers within their range (no `NaN` or
+/// infinities). Members a value does not ask for are ignored, as Codable does. `Data` is read
+/// from base64, `URL` from a string, `Decimal` from the number's exact text and `Date` as
+/// ``dateDecoding`` says.
+///
+/// Every error is a `DecodingError` with the coding path of the value concerned.
+public struct StreamingJSONDecoder: Sendable {
+    /// How `Date` values are read; the same choices as ``StreamingJSONEncoder/DateEncoding``.
+    public enum DateDecoding: Sendable {
+        /// Seconds since 1 January 2001, as a number (Foundation's default).
+        case deferredToDate
+        /// Seconds since 1970, as a number.
+        case secondsSince1970
+        /// Milliseconds since 1970, as a number.
+        case millisecondsSince1970
+        /// An RFC 3339 / ISO 8601 string with a time zone, such as `2026-11-30T06:00:00Z`.
+        case iso8601
     }
+
+    /// How `Date` values are read.
+    public var dateDecoding: DateDecoding
 
     /// Values handed to `Decoder.userInfo`.
-    package var userInfo: [CodingUserInfoKey: any Sendable]
-
-    /// When set, a decode at a key path also hands the key path (`[String]`) to the value's
-    /// `userInfo` under this key, as ``KeyPathDecoding`` does through Foundation.
-    package var keyPathUserInfoKey: CodingUserInfoKey?
+    public var userInfo: [CodingUserInfoKey: any Sendable]
 
     /// Creates a decoder.
-    package init(userInfo: [CodingUserInfoKey: any Sendable] = [:], keyPathUserInfoKey: CodingUserInfoKey? = nil) {
+    public init(dateDecoding: DateDecoding = .deferredToDate, userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+        self.dateDecoding = dateDecoding
         self.userInfo = userInfo
-        self.keyPathUserInfoKey = keyPathUserInfoKey
     }
 
-    /// Whether `decoder` has only default settings, so that this decoder gives its results.
-    package static func canStandIn(for decoder: JSONDecoder) -> Bool {
-        guard case .deferredToDate = decoder.dateDecodingStrategy,
-            case .base64 = decoder.dataDecodingStrategy,
-            case .useDefaultKeys = decoder.keyDecodingStrategy,
-            case .throw = decoder.nonConformingFloatDecodingStrategy,
-            !decoder.allowsJSON5, !decoder.assumesTopLevelDictionary
-        else { return false }
-        return true
+    /// Decodes `type` from the JSON document in `data`.
+    /// - Throws: `DecodingError` naming what is wrong and where.
+    public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decode(type, from: data, keyPath: [])
     }
 
     /// Decodes `type` from the JSON document in `data`, at `keyPath` (object keys from the top
     /// level down) when it is not empty.
-    ///
-    /// - Throws: ``Failure`` or a value's own error whenever the result could differ from
-    ///   Foundation's; decode with Foundation then.
-    package func decode<T: Decodable>(_ type: T.Type, from data: Data, keyPath: [String] = []) throws -> T {
-        let tape = try Self.tape(of: data)
-        tape.userInfoSource = (userInfo, keyPathUserInfoKey.flatMap { keyPath.isEmpty ? nil : ($0, keyPath) })
-        // Down the key path as Foundation's nested keyed containers would go, without them.
+    /// - Throws: `DecodingError` naming what is wrong and where.
+    package func decode<T: Decodable>(_ type: T.Type, from data: Data, keyPath: [String]) throws -> T {
+        let tape = try tape(of: data)
+        tape.userInfoSource = userInfo
         var index = 0
         var codingPath: [any CodingKey] = []
         for key in keyPath {
-            guard tape[index].kind == .object,
-                let member = tape.valueIndex(forKey: key, inObject: index, depth: codingPath.count)
-            else { throw tape.failure("no value at the key path") }
-            codingPath.append(PathKey(key))
+            let pathKey = PathKey(key)
+            guard tape[index].kind == .object else {
+                throw tape.mismatch([String: Any].self, at: index, codingPath)
+            }
+            guard let member = tape.valueIndex(forKey: key, inObject: index, depth: codingPath.count) else {
+                throw DecodingError.keyNotFound(
+                    pathKey, .init(codingPath: codingPath, debugDescription: "no member \"\(key)\""))
+            }
+            codingPath.append(pathKey)
             index = member
         }
-        let value = try JSONTapeDecoder.decode(type, tape: tape, index: index, codingPath: codingPath)
-        guard !tape.failed else { throw Failure(reason: "an error was thrown while decoding") }
-        return value
+        return try JSONTapeDecoder.decode(type, tape: tape, index: index, codingPath: codingPath)
     }
 
-    private static func tape(of data: Data) throws(Failure) -> JSONTape {
-        let count = data.count
-        guard let bytes = malloc(count + 1)?.assumingMemoryBound(to: UInt8.self) else {
-            fatalError("out of memory copying a JSON document of \(count) bytes")
-        }
-        data.withUnsafeBytes { source in
-            if let base = source.baseAddress { memcpy(bytes, base, count) }
-        }
-        bytes[count] = 0
-        var scanner = JSONByteScanner(bytes: bytes, byteCount: count)
+    private func tape(of data: Data) throws(DecodingError) -> JSONTape {
         do {
-            try scanner.scanDocument()
+            return try JSONTape.scan(data, dateDecoding: dateDecoding)
         } catch {
-            scanner.discard()
-            free(bytes)
-            throw error
+            throw error.decodingError
         }
-        return JSONTape(
-            bytes: bytes,
-            entries: scanner.takeEntries(),
-            entryCount: scanner.entryCount
-        )
     }
 
     /// A member name of a key path.

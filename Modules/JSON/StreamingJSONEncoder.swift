@@ -7,11 +7,11 @@ public import Foundation
 /// `.withoutEscapingSlashes`: `Date` as seconds since 2001 unless a ``DateEncoding`` is chosen,
 /// `Data` as base64, `URL` as its absolute string, `/` not escaped. Keys come out in the order
 /// the value encodes them (declaration order for synthesized `Codable`), where Foundation's
-/// order is unspecified; for sorted keys use a `JSONEncoder` with `.sortedKeys`.
+/// order is unspecified; for sorted keys use ``SortedKeysJSONEncoder``.
 ///
-/// Values that encode in an unusual order (writing to a nested container after its parent moved
-/// on, `superEncoder`) are detected and encoded by Foundation's `JSONEncoder` instead, so the
-/// output is always valid JSON.
+/// The output is written in one pass, in the order the value encodes. A value that writes to a
+/// container after a sibling began, or asks for a `superEncoder`, cannot be written so: the
+/// encoder throws `EncodingError.invalidValue` for it rather than write invalid JSON.
 public struct StreamingJSONEncoder: JSONBodyEncoder {
     /// How `Date` values are written.
     public enum DateEncoding: Sendable {
@@ -34,24 +34,28 @@ public struct StreamingJSONEncoder: JSONBodyEncoder {
     }
 
     /// Encodes a value as JSON.
+    /// - Throws: `EncodingError` when the value cannot be represented (a non-finite number, a
+    ///   container written out of order).
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let writer = JSONStreamWriter(dateEncoding: dateEncoding)
         defer { writer.finish() }
         do {
             try writer.encodeValue(value)
-            writer.closeAll()
-            if !writer.isOutOfOrder { return writer.takeData() }
         } catch  where writer.isOutOfOrder {
-            // Re-encoded below.
+            throw Self.outOfOrder(value)
         }
-        let fallback = JSONEncoder()
-        fallback.outputFormatting = [.withoutEscapingSlashes]
-        switch dateEncoding {
-        case .deferredToDate: fallback.dateEncodingStrategy = .deferredToDate
-        case .secondsSince1970: fallback.dateEncodingStrategy = .secondsSince1970
-        case .millisecondsSince1970: fallback.dateEncodingStrategy = .millisecondsSince1970
-        case .iso8601: fallback.dateEncodingStrategy = .iso8601
-        }
-        return try fallback.encode(value)
+        guard !writer.isOutOfOrder else { throw Self.outOfOrder(value) }
+        writer.closeAll()
+        return writer.takeData()
+    }
+
+    private static func outOfOrder(_ value: Any) -> EncodingError {
+        .invalidValue(
+            value,
+            .init(
+                codingPath: [],
+                debugDescription:
+                    "the value writes to a container after a sibling began, or asks for a superEncoder; "
+                    + "the streaming encoder writes in order only"))
     }
 }

@@ -61,12 +61,23 @@ public struct InputRules: Sendable {
     ///   - field: Its name in messages.
     /// - Throws: ``ServiceError`` with code `invalidRequest`.
     public func identifier(_ value: String, named field: String) throws(ServiceError) {
-        guard !value.isEmpty else { throw failure("\(field) must not be empty") }
-        guard value.utf8.count <= Self.maximumIdentifierBytes else {
-            throw failure("\(field) must be at most \(Self.maximumIdentifierBytes) bytes of UTF-8")
+        if let violation = Self.identifierViolation(value, named: field) { throw failure(violation) }
+    }
+
+    /// The rule an identifier breaks (see ``identifier(_:named:)``), as a message naming the
+    /// field, or `nil` when it is valid: for readers that report errors their own way, such as
+    /// an upstream answering a problem document.
+    /// - Parameters:
+    ///   - value: The identifier.
+    ///   - field: Its name in the message.
+    public static func identifierViolation(_ value: String, named field: String) -> String? {
+        guard !value.isEmpty else { return "\(field) must not be empty" }
+        guard value.utf8.count <= maximumIdentifierBytes else {
+            return "\(field) must be at most \(maximumIdentifierBytes) bytes of UTF-8"
         }
-        guard !Self.hasControlCharacters(value) else { throw failure("\(field) must not contain control characters") }
-        guard value != ".", value != ".." else { throw failure("\(field) must not be \".\" or \"..\"") }
+        guard !hasControlCharacters(value) else { return "\(field) must not contain control characters" }
+        guard value != ".", value != ".." else { return "\(field) must not be \".\" or \"..\"" }
+        return nil
     }
 
     /// An opaque string sent in a body or query: 1-`maximumBytes` UTF-8 bytes, no control characters.

@@ -1,5 +1,5 @@
 public import AppLogging
-public import Foundation
+import Foundation
 public import HTTPTypes
 public import JSON
 import Synchronization
@@ -7,10 +7,11 @@ import Synchronization
 /// The settings of a ``ServiceClient`` beyond its base URL, transport and middlewares.
 public struct ServiceClientConfiguration: Sendable {
     /// Encodes `.json` bodies of cases that bring no encoder of their own:
-    /// ``StreamingJSONEncoder`` by default; any `JSONEncoder` works too.
+    /// ``StreamingJSONEncoder`` by default.
     public var jsonEncoder: any JSONBodyEncoder
-    /// Decodes answers and error envelopes.
-    public var jsonDecoder: JSONDecoder
+    /// Decodes answers and error envelopes: the date format and user info of the project's
+    /// JSON decoder (strict syntax; members an answer's type does not name are ignored).
+    public var jsonDecoder: StreamingJSONDecoder
     /// Header fields added to every request before the case's own (the case's win).
     public var defaultHeaders: HTTPHeaders
     /// How many body bytes a ``ServiceError`` keeps (1 KiB by default).
@@ -23,7 +24,7 @@ public struct ServiceClientConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         jsonEncoder: any JSONBodyEncoder = StreamingJSONEncoder(),
-        jsonDecoder: JSONDecoder = JSONDecoder(),
+        jsonDecoder: StreamingJSONDecoder = StreamingJSONDecoder(),
         defaultHeaders: HTTPHeaders = ["Accept": "application/json"],
         errorBodyLimit: Int = 1024,
         logger: Logger = Logger(label: "swifty.client", handler: SwallowingLogHandler()),

@@ -25,5 +25,8 @@ public typealias SortedKeysJSONEncoder = JSON.SortedKeysJSONEncoder
 /// The streaming JSON body encoder; see ``JSON/StreamingJSONEncoder``.
 public typealias StreamingJSONEncoder = JSON.StreamingJSONEncoder
 
+/// The JSON decoder of answers; see ``JSON/StreamingJSONDecoder``.
+public typealias StreamingJSONDecoder = JSON.StreamingJSONDecoder
+
 /// An RFC 9457 problem document, the usual ``Service/ErrorEnvelope``; see ``HTTPTypes/ProblemDetails``.
 public typealias ProblemDetails = HTTPTypes.ProblemDetails

@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+public import JSON
 import ServiceCore
 
 /// Loads test data (JSON, bytes) from a test target's resources and builds responses from it.
@@ -55,7 +56,9 @@ public struct Fixtures: Sendable {
     /// Decodes the JSON file `name` as `type`.
     /// - Throws: ``FixtureError`` with code `notFound`, `unreadable`, or `undecodable` (with the
     ///   decoder's explanation).
-    public func decode<T: Decodable>(_ type: T.Type, from name: String, decoder: JSONDecoder = JSONDecoder()) throws
+    public func decode<T: Decodable>(
+        _ type: T.Type, from name: String, decoder: JSON.StreamingJSONDecoder = JSON.StreamingJSONDecoder()
+    ) throws
         -> T
     {
         let bytes = try data(name)
@@ -92,7 +95,7 @@ public struct Fixtures: Sendable {
     public static func jsonResponse(
         _ status: Int,
         _ value: some Encodable,
-        encoder: JSONEncoder = JSONEncoder(),
+        encoder: any JSON.JSONBodyEncoder = JSON.StreamingJSONEncoder(),
         headers: HTTPHeaders = [:]
     ) throws -> HTTPResponse {
         let body: Data

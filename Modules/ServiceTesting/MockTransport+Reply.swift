@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPTypes
+public import JSON
 public import ServiceCore
 
 extension MockTransport {
@@ -36,7 +37,7 @@ extension MockTransport {
         public static func json(
             _ status: Int,
             encoding value: some Encodable & Sendable,
-            encoder: JSONEncoder = JSONEncoder(),
+            encoder: any JSONBodyEncoder = StreamingJSONEncoder(),
             headers: HTTPHeaders = [:]
         ) -> Reply {
             do {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import JSON
 import ServiceCore
 
 extension TransportConformance {
@@ -414,7 +415,8 @@ extension TransportConformance {
     }
 
     private func decodeInspection(_ response: HTTPResponse, _ check: Check) throws -> Inspection {
-        guard response.status == 200, let inspection = try? JSONDecoder().decode(Inspection.self, from: response.body)
+        guard response.status == 200,
+            let inspection = try? StreamingJSONDecoder().decode(Inspection.self, from: response.body)
         else {
             throw ConformanceFailure(
                 check: check, message: "/inspect answered \(response.status) with an unreadable body")

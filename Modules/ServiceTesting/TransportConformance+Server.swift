@@ -1,6 +1,7 @@
 import Foundation
 public import HTTPServer
 public import HTTPTypes
+import JSON
 import ServiceCore
 
 extension TransportConformance {
@@ -93,7 +94,7 @@ extension TransportConformance {
                 headers: headers.map { [$0.name, $0.value] },
                 bodyLength: body.count
             )
-            let encoded = (try? JSONEncoder().encode(inspection)) ?? Data()
+            let encoded = (try? StreamingJSONEncoder().encode(inspection)) ?? Data()
             return Answer(status: 200, headers: [("Content-Type", "application/json")], body: encoded)
         case "status":
             guard let code = argument, (200...599).contains(code) else { return notFound(path) }

@@ -4,8 +4,8 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-/// Decodes one corpus of documents through ``KeyPathDecoding`` with the fast path (a default
-/// `JSONDecoder`) and with Foundation alone, and expects the same values or the same errors.
+/// Checks the engine against Foundation's `JSONDecoder` (the oracle of values) and the strict
+/// rules written apart in ``ReferenceJSON``, on hand-written and seeded random documents.
 struct StreamingJSONDecoderDifferentialTests {
     // MARK: Models
 
@@ -103,89 +103,97 @@ struct StreamingJSONDecoderDifferentialTests {
 
     // MARK: Comparing
 
-    /// How one decode failed, as text that tells apart every error.
-    struct Failure: Error, Equatable {
-        var text: String
+    /// The oracle's view of a value wrapped as `{"meta":…,"data":{"value":…}}`.
+    struct Wrapped<T: Decodable>: Decodable {
+        struct Inner: Decodable { var value: T }
+        var data: Inner
     }
 
-    /// The outcome of one decode.
-    private static func outcome<T: Decodable & Equatable>(
-        _ type: T.Type,
-        _ data: Data,
-        keyPath: String?,
-        decoder: JSONDecoder
-    ) -> Result<T, Failure> {
-        do {
-            return .success(try KeyPathDecoding.decode(type, from: data, keyPath: keyPath, decoder: decoder))
-        } catch {
-            return .failure(Failure(text: "\(error) | \(KeyPathDecoding.explain(error))"))
-        }
-    }
+    /// What one comparison found.
+    enum Verdict { case sameValue, bothRefused, refusedByTheRules }
 
-    /// A decoder with a non-default setting that reads like the default one: Foundation only.
-    private static func foundationOnly() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { try Date(from: $0) }
-        return decoder
-    }
-
-    /// Compares both paths for one type; returns whether the fast decoder alone succeeded.
-    ///
-    /// A value with a dictionary inside is decoded in the dictionary's order, which differs from
-    /// one decode to the next, so which of several faults Foundation reports is left unchecked.
+    /// Decodes one document with the engine and with Foundation's `JSONDecoder`, and checks the
+    /// engine against the oracle and the reference rules (``ReferenceJSON``):
+    /// - a document the rules refuse is refused by the engine;
+    /// - else, what Foundation decodes the engine decodes to the same value, unless a number
+    ///   the value reads breaks a number rule (fraction or exponent where Foundation converts
+    ///   to an integer, or beyond the type's range);
+    /// - what Foundation refuses the engine refuses.
     private static func compare<T: Decodable & Equatable>(
         _ type: T.Type,
         _ data: Data,
-        keyPath: String?,
-        context: String,
-        unorderedErrors: Bool = false
-    ) -> Bool {
-        let viaFastPath = outcome(type, data, keyPath: keyPath, decoder: JSONDecoder())
-        let viaFoundation = outcome(type, data, keyPath: keyPath, decoder: foundationOnly())
-        switch (viaFastPath, viaFoundation) {
-        case (.success(let fast), .success(let reference)):
-            #expect(fast == reference, "\(T.self) \(context)")
-        case (.failure(let fast), .failure(let reference)):
-            #expect(unorderedErrors || fast == reference, "\(T.self) \(context)")
-        default:
-            Issue.record("\(T.self) \(context): \(viaFastPath) vs \(viaFoundation)")
+        wrapped: Bool,
+        context: String
+    ) -> Verdict {
+        let engine = Result {
+            try KeyPathDecoding.decode(
+                type, from: data, keyPath: wrapped ? "data.value" : nil, decoder: StreamingJSONDecoder())
         }
-        let keys = keyPath.map { $0.split(separator: ".").map(String.init) } ?? []
-        guard let fast = try? StreamingJSONDecoder().decode(type, from: data, keyPath: keys) else { return false }
-        // Whenever the fast decoder succeeds on its own, Foundation succeeds with the same value.
-        if case .success(let reference) = viaFoundation {
-            #expect(fast == reference, "\(T.self) \(context)")
-        } else {
-            Issue.record("\(T.self) \(context): fast decoder succeeded where Foundation failed")
+        let oracle = Result {
+            wrapped
+                ? try JSONDecoder().decode(Wrapped<T>.self, from: data).data.value
+                : try JSONDecoder().decode(T.self, from: data)
         }
-        return true
+        let reference: ReferenceJSON
+        do {
+            reference = try ReferenceJSON.parse(data)
+        } catch {
+            if case .success = engine { Issue.record("\(T.self) \(context): the engine accepted (\(error))") }
+            return .bothRefused
+        }
+        switch (engine, oracle) {
+        case (.success(let value), .success(let expected)):
+            #expect(value == expected, "\(T.self) \(context)")
+            return .sameValue
+        case (.failure(let error), .success):
+            guard let error = error as? DecodingError, case .dataCorrupted(let context) = error,
+                case .number(let text)? = reference.value(at: context.codingPath), Self.breaksANumberRule(text)
+            else {
+                Issue.record("\(T.self) \(context): Foundation decoded, the engine refused: \(error)")
+                return .bothRefused
+            }
+            return .refusedByTheRules
+        case (.success, .failure(let error)):
+            Issue.record("\(T.self) \(context): the engine decoded what Foundation refuses: \(error)")
+            return .bothRefused
+        case (.failure, .failure):
+            return .bothRefused
+        }
     }
 
-    /// Decodes `json` into every model, whole and wrapped at a key path; returns fast successes.
-    private static func compareAll(_ json: String) -> Int {
-        var successes = 0
+    /// Whether a number breaks a rule Foundation does not have: a fraction or an exponent
+    /// (Foundation converts `1.0` and `1e2` to integers), or a non-zero value that rounds to
+    /// zero or to a subnormal `Float`, or beyond `Float`'s range.
+    private static func breaksANumberRule(_ text: String) -> Bool {
+        if text.contains(where: { ".eE".contains($0) }) { return true }
+        guard let double = Double(text) else { return true }
+        return Float(double).magnitude < Float.leastNormalMagnitude
+            || double.magnitude > Double(Float.greatestFiniteMagnitude)
+    }
+
+    /// Decodes `json` into every model, whole and wrapped at a key path; counts the verdicts.
+    private static func compareAll(_ json: String, into counts: inout [Verdict: Int]) {
         let wrapped = #"{"meta":{"page":1},"data":{"value":"# + json + "}}"
-        for (text, keyPath) in [(json, nil as String?), (wrapped, "data.value")] {
+        for (text, isWrapped) in [(json, false), (wrapped, true)] {
             let data = Data(text.utf8)
             let context = "for \(text)"
-            let results = [
-                compare(Member.self, data, keyPath: keyPath, context: context),
-                compare(Numbers.self, data, keyPath: keyPath, context: context),
-                compare(Page.self, data, keyPath: keyPath, context: context),
-                compare(Loose.self, data, keyPath: keyPath, context: context, unorderedErrors: true),
-                compare(Shape.self, data, keyPath: keyPath, context: context),
-                compare(Stamped.self, data, keyPath: keyPath, context: context),
-                compare([Member].self, data, keyPath: keyPath, context: context),
-                compare([String: Int?].self, data, keyPath: keyPath, context: context, unorderedErrors: true),
-                compare(String.self, data, keyPath: keyPath, context: context),
-                compare(Int.self, data, keyPath: keyPath, context: context),
-                compare(Double?.self, data, keyPath: keyPath, context: context),
-                compare([Int8].self, data, keyPath: keyPath, context: context),
-                compare([UInt64?].self, data, keyPath: keyPath, context: context),
+            let verdicts = [
+                compare(Member.self, data, wrapped: isWrapped, context: context),
+                compare(Numbers.self, data, wrapped: isWrapped, context: context),
+                compare(Page.self, data, wrapped: isWrapped, context: context),
+                compare(Loose.self, data, wrapped: isWrapped, context: context),
+                compare(Shape.self, data, wrapped: isWrapped, context: context),
+                compare(Stamped.self, data, wrapped: isWrapped, context: context),
+                compare([Member].self, data, wrapped: isWrapped, context: context),
+                compare([String: Int?].self, data, wrapped: isWrapped, context: context),
+                compare(String.self, data, wrapped: isWrapped, context: context),
+                compare(Int.self, data, wrapped: isWrapped, context: context),
+                compare(Double?.self, data, wrapped: isWrapped, context: context),
+                compare([Int8].self, data, wrapped: isWrapped, context: context),
+                compare([UInt64?].self, data, wrapped: isWrapped, context: context),
             ]
-            successes += results.filter { $0 }.count
+            for verdict in verdicts { counts[verdict, default: 0] += 1 }
         }
-        return successes
     }
 
     // MARK: Corpus
@@ -340,75 +348,80 @@ struct StreamingJSONDecoderDifferentialTests {
 
     // MARK: Tests
 
-    @Test func bothPathsAgreeOnTheCorpus() {
+    @Test func theEngineAgreesWithFoundationAndTheRules() {
         let corpus = Self.handWritten + Self.generated(count: 240)
         #expect(corpus.count >= 200)
-        var successes = 0
+        var counts: [Verdict: Int] = [:]
         for json in corpus {
-            successes += Self.compareAll(json)
+            Self.compareAll(json, into: &counts)
         }
-        // The corpus exercises the fast path itself, not only the fallback.
-        #expect(successes > 400)
+        // The corpus exercises every outcome, decoded values above all.
+        #expect(counts[.sameValue, default: 0] > 400)
+        #expect(counts[.bothRefused, default: 0] > 100)
+        #expect(counts[.refusedByTheRules, default: 0] > 10)
     }
 
-    @Test func aDecoderWithOtherSettingsIsFoundationsAlone() throws {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        let data = Data(#"{"data":{"at":86400}}"#.utf8)
-        let value = try KeyPathDecoding.decode(Stamped.self, from: data, keyPath: "data", decoder: decoder)
-        #expect(value.at == Date(timeIntervalSince1970: 86400))
-
-        let snake = JSONDecoder()
-        snake.keyDecodingStrategy = .convertFromSnakeCase
-        let member = try KeyPathDecoding.decode(
-            Member.self,
-            from: Data(#"{"id":"u","display_name":"D","follower_count":1,"following_count":2}"#.utf8),
-            keyPath: nil,
-            decoder: snake
-        )
-        #expect(member.displayName == "D")
+    @Test func whatTheRulesForbidIsRefused() throws {
+        let member = #""id":"u","displayName":"D","followerCount":1,"followingCount":2"#
+        let forbidden: [(String, Data)] = [
+            ("a repeated member", Data("{\(member),\"id\":\"v\"}".utf8)),
+            ("a repeated member spelled with an escape", Data("{\(member),\"\\u0069d\":\"v\"}".utf8)),
+            ("a byte-order mark", Data([0xEF, 0xBB, 0xBF]) + Data("{\(member)}".utf8)),
+            ("invalid UTF-8", Data("{\(member),\"x\":\"".utf8) + Data([0xC3, 0x28]) + Data("\"}".utf8)),
+            ("a lone surrogate", Data("{\(member),\"x\":\"\\udc00\"}".utf8)),
+            (
+                "deep nesting",
+                Data(
+                    "{\(member),\"x\":\(String(repeating: "[", count: 300))\(String(repeating: "]", count: 300))}".utf8)
+            ),
+        ]
+        for (rule, data) in forbidden {
+            #expect(throws: ReferenceJSON.Refusal.self, "\(rule)") { try ReferenceJSON.parse(data) }
+            #expect(throws: DecodingError.self, "\(rule)") {
+                try StreamingJSONDecoder().decode(Member.self, from: data)
+            }
+        }
+        // Foundation reads these; the contract does not.
+        for json in [#"{"int":2.0}"#, #"{"int":1e2}"#] {
+            let data = Data(json.utf8)
+            #expect(try JSONDecoder().decode(Numbers.self, from: data).int > 0)
+            #expect(throws: DecodingError.self) { try StreamingJSONDecoder().decode(Numbers.self, from: data) }
+        }
+        // Members a value does not name are ignored.
+        let extra = Data("{\(member),\"unknown\":[1,{\"a\":null}]}".utf8)
+        #expect(try StreamingJSONDecoder().decode(Member.self, from: extra).id == "u")
     }
 
-    @Test func fallbackGivesFoundationsResults() throws {
-        // Duplicate keys: the fast decoder refuses, Foundation keeps the first.
-        let duplicate = Data(#"{"id":"u","displayName":"D","followerCount":1,"followingCount":2,"id":"v"}"#.utf8)
-        #expect((try? StreamingJSONDecoder().decode(Member.self, from: duplicate)) == nil)
-        let viaFallback = try KeyPathDecoding.decode(Member.self, from: duplicate, keyPath: nil, decoder: JSONDecoder())
-        #expect(viaFallback == (try JSONDecoder().decode(Member.self, from: duplicate)))
-
-        // An integer written with a fraction: Foundation accepts it.
-        let fraction = Data(#"{"data":{"int":2.0}}"#.utf8)
-        #expect((try? StreamingJSONDecoder().decode(Numbers.self, from: fraction, keyPath: ["data"])) == nil)
-        let numbers = try KeyPathDecoding.decode(Numbers.self, from: fraction, keyPath: "data", decoder: JSONDecoder())
-        #expect(numbers.int == 2)
-
-        // Date with the default strategy: Foundation's own reading.
-        let date = Data(#"{"at":10.5,"blob":"AAE="}"#.utf8)
-        let stamped = try KeyPathDecoding.decode(Stamped.self, from: date, keyPath: nil, decoder: JSONDecoder())
-        #expect(stamped.at == Date(timeIntervalSinceReferenceDate: 10.5))
-        #expect(stamped.blob == Data([0, 1]))
-
-        // Errors stay Foundation's, with their coding path.
+    @Test func errorsCarryTheCodingPath() throws {
         let missing = Data(#"{"data":{"id":"u","displayName":"D","followerCount":1}}"#.utf8)
         #expect {
-            try KeyPathDecoding.decode(Member.self, from: missing, keyPath: "data", decoder: JSONDecoder())
+            try KeyPathDecoding.decode(Member.self, from: missing, keyPath: "data", decoder: StreamingJSONDecoder())
         } throws: { error in
             KeyPathDecoding.explain(error) == #"missing key "followingCount" at "data""#
         }
+        let wrong = Data(#"{"items":[{"id":"p","authorId":"a","text":"t","createdAt":"x","likeCount":1.5}]}"#.utf8)
+        #expect {
+            try StreamingJSONDecoder().decode(Page.self, from: wrong)
+        } throws: { error in
+            guard case .dataCorrupted(let context) = error as? DecodingError else { return false }
+            return context.codingPath.map(\.stringValue) == ["items", "Index 0", "createdAt"]
+        }
     }
 
-    @Test func keyPathUserInfoIsTheSameOnBothPaths() throws {
-        struct Info: Decodable {
-            var keys: [String]
-            init(from decoder: any Decoder) throws {
-                keys = decoder.userInfo[CodingUserInfoKey(rawValue: "swifty.keyPath")!] as? [String] ?? []
-            }
+    @Test func otherDateSettingsMatchFoundations() throws {
+        let pairs: [(StreamingJSONDecoder.DateDecoding, JSONDecoder.DateDecodingStrategy, String)] = [
+            (.secondsSince1970, .secondsSince1970, "86400.5"),
+            (.millisecondsSince1970, .millisecondsSince1970, "86400500"),
+            (.iso8601, .iso8601, #""2026-03-01T12:00:00Z""#),
+            (.iso8601, .iso8601, #""2026-03-01T12:00:00+02:00""#),
+            (.deferredToDate, .deferredToDate, "-12.25"),
+        ]
+        for (setting, strategy, text) in pairs {
+            let foundation = JSONDecoder()
+            foundation.dateDecodingStrategy = strategy
+            let data = Data("{\"at\":\(text)}".utf8)
+            let expected = try foundation.decode(Stamped.self, from: data)
+            #expect(try StreamingJSONDecoder(dateDecoding: setting).decode(Stamped.self, from: data) == expected)
         }
-        let data = Data(#"{"a":{"b":1}}"#.utf8)
-        let fast = try KeyPathDecoding.decode(Info.self, from: data, keyPath: "a.b", decoder: JSONDecoder())
-        let reference = try KeyPathDecoding.decode(
-            Info.self, from: data, keyPath: "a.b", decoder: Self.foundationOnly())
-        #expect(fast.keys == ["a", "b"])
-        #expect(fast.keys == reference.keys)
     }
 }

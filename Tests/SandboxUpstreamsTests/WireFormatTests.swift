@@ -6,8 +6,23 @@ import Testing
 
 @testable import SandboxUpstreams
 
-/// The sandbox's own readers: JSON, multipart, queries, media types, cursors.
+/// The sandbox's own readers: JSON bodies through the engine, multipart, queries, media types,
+/// cursors.
 struct WireFormatTests {
+    /// The `code` member of a problem document.
+    struct ProblemCodeOnly: Decodable {
+        var code: String
+    }
+
+    /// A JSON request with `body`.
+    private static func jsonRequest(_ body: Data) -> ServerRequest {
+        ServerRequest(method: "POST", target: "/", headers: ["Content-Type": "application/json"], body: body)
+    }
+
+    private static func canonical(_ text: String) -> String? {
+        RequestBody.canonicalJSON(jsonRequest(Data(text.utf8))).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     @Test(arguments: [
         (#"{"a":1,"b":[true,false,null],"c":"x\u00e9\ud83d\ude00\n"}"#, true),
         (#"  [ 1 , -0.5e3 , 0 ]  "#, true),
@@ -20,39 +35,47 @@ struct WireFormatTests {
         (#"{"a":1} x"#, false),
         (#"nul"#, false),
         (#""#, false),
+        ("\u{FEFF}{}", false),
     ])
-    func jsonParserAcceptsOnlyValidJSON(_ text: String, _ valid: Bool) {
-        let result = Result { try JSONParser.parse(Data(text.utf8)) }
-        #expect(((try? result.get()) != nil) == valid, "\(text)")
+    func bodiesAreReadAsStrictJSONOnly(_ text: String, _ valid: Bool) {
+        #expect((Self.canonical(text) != nil) == valid, "\(text)")
     }
 
-    @Test func jsonParserKeepsNumbersAndLimitsDepth() throws {
-        let value = try JSONParser.parse(Data(#"{"n":1250,"f":1.5e2,"s":"\"q\""}"#.utf8))
-        #expect(value[member: "n"] == .number("1250"))
-        #expect(value[member: "f"] == .number("1.5e2"))
-        #expect(value[member: "s"] == .string("\"q\""))
-        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
-        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Data(deep.utf8)) }
-        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Data([0x22, 0xFF, 0x22])) }
+    @Test func canonicalFormKeepsNumbersAndLimitsDepth() throws {
+        #expect(Self.canonical(#"{"n":1250,"f":1.5e2,"s":"\"q\""}"#) == #"{"f":1.5e2,"n":1250,"s":"\"q\""}"#)
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(Self.canonical(deep) == nil)
+        #expect(RequestBody.canonicalJSON(Self.jsonRequest(Data([0x22, 0xFF, 0x22]))) == nil)
     }
 
     @Test func canonicalBytesIgnoreOrderAndSpace() throws {
-        let first = try JSONParser.parse(Data(#"{"b":{"y":2,"x":1},"a":"\u0041"}"#.utf8))
-        let second = try JSONParser.parse(Data(#" { "a" : "A" , "b" : { "x" : 1 , "y" : 2 } } "#.utf8))
-        #expect(first.canonicalBytes == second.canonicalBytes)
-        #expect(String(decoding: first.canonicalBytes, as: UTF8.self) == #"{"a":"A","b":{"x":1,"y":2}}"#)
-        let third = try JSONParser.parse(Data(#"{"a":"A","b":{"x":1,"y":3}}"#.utf8))
-        #expect(third.canonicalBytes != first.canonicalBytes)
+        let first = Self.canonical(#"{"b":{"y":2,"x":1},"a":"\u0041"}"#)
+        let second = Self.canonical(#" { "a" : "A" , "b" : { "x" : 1 , "y" : 2 } } "#)
+        #expect(first != nil && first == second)
+        #expect(first == #"{"a":"A","b":{"x":1,"y":2}}"#)
+        let third = Self.canonical(#"{"a":"A","b":{"x":1,"y":3}}"#)
+        #expect(third != first)
     }
 
-    @Test func jsonFieldsCheckIntegers() throws {
-        let fields = try JSONFields(JSONParser.parse(Data(#"{"a":5,"b":5.0,"c":"5","d":-1}"#.utf8)))
-        #expect(try fields.integer("a", in: 1...10) == 5)
-        #expect(throws: Problem.self) { try fields.integer("b", in: 1...10) }
-        #expect(throws: Problem.self) { try fields.integer("c", in: 1...10) }
-        #expect(throws: Problem.self) { try fields.integer("d", in: 1...10) }
-        #expect(throws: Problem.self) { try fields.integer("missing", in: 1...10) }
-        #expect(throws: Problem.self) { try JSONFields(.array([])) }
+    @Test func bodiesCheckIntegers() throws {
+        func refund(_ text: String) throws(Problem) -> Int64 {
+            let body = try RequestBody.json(Self.jsonRequest(Data(text.utf8)), as: RequestWire.Refund.self)
+            return try InputRules.amountMinor(body.amountMinor, named: "amountMinor")
+        }
+        #expect(try refund(#"{"amountMinor":5,"extra":[1]}"#) == 5)
+        for text in [
+            #"{"amountMinor":5.0}"#, #"{"amountMinor":5e0}"#, #"{"amountMinor":"5"}"#, #"{"amountMinor":-1}"#,
+            #"{"amountMinor":9007199254740992}"#, #"{"amountMinor":99999999999999999999}"#, #"{}"#, #"[]"#,
+            #"{"amountMinor":5,"amountMinor":6}"#,
+        ] {
+            #expect(throws: Problem.self, "\(text)") { try refund(text) }
+            do {
+                _ = try refund(text)
+            } catch {
+                #expect(error.code.name == "invalid_request", "\(text)")
+                #expect(text == "[]" || error.detail.contains("amountMinor") || error.detail.contains("not valid JSON"))
+            }
+        }
     }
 
     @Test func multipartSplitsParts() throws {
@@ -141,7 +164,8 @@ struct WireFormatTests {
         for (method, target, status, code) in cases {
             let response = await table.router.handle(ServerRequest(method: method, target: target))
             #expect(response.status == status, "\(method) \(target)")
-            #expect(try JSONParser.parse(response.body)[member: "code"] == .string(code), "\(method) \(target)")
+            let body = try RequestBody.json(Self.jsonRequest(response.body), as: ProblemCodeOnly.self)
+            #expect(body.code == code, "\(method) \(target)")
             #expect((response.headers["Allow"] != nil) == (status == 405), "\(method) \(target)")
         }
         let refused = await table.router.handle(ServerRequest(method: "POST", target: "/v1/users/bob"))

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import JSON
 import ServiceCore
 import Synchronization
 
@@ -111,9 +112,7 @@ enum DemoService: Service, Equatable {
 }
 
 func sortedEncoder() -> ServiceClientConfiguration {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return ServiceClientConfiguration(jsonEncoder: encoder)
+    ServiceClientConfiguration(jsonEncoder: SortedKeysJSONEncoder())
 }
 
 func text(_ data: Data?) -> String {

@@ -75,8 +75,8 @@ enum FeedRoutes {
         switch type.essence {
         case "application/json":
             try RequestBody.checkJSONSize(request)
-            let body = try JSONFields(RequestBody.parse(request))
-            new = NewPost(authorID: try body.string("authorId"), text: try body.string("text"), attachments: [])
+            let body = try RequestBody.decode(request, as: RequestWire.NewPost.self)
+            new = NewPost(authorID: body.authorId, text: body.text, attachments: [])
         case "multipart/form-data":
             new = try readMultipart(request, type: type)
         default:

@@ -29,8 +29,8 @@ enum PaymentRoutes {
             return Answer.json(200, PaymentWire.Charge(charge))
         }
         table.add("POST", "/v1/charges") { request, _ throws(Problem) in
-            try idempotent(request, ledger: ledger, scope: scope, now: clock()) { book, body, now throws(Problem) in
-                let charge = try readCharge(body)
+            try idempotent(request, ledger: ledger, scope: scope, now: clock()) { book, now throws(Problem) in
+                let charge = try readCharge(request)
                 let record = try book.charge(
                     payer: charge.payer, payee: charge.payee, amountMinor: charge.amountMinor,
                     currency: charge.currency, memo: charge.memo, at: now)
@@ -39,10 +39,10 @@ enum PaymentRoutes {
             }
         }
         table.add("POST", "/v1/charges/:id/refunds") { request, parameters throws(Problem) in
-            try idempotent(request, ledger: ledger, scope: scope, now: clock()) { book, body, now throws(Problem) in
+            try idempotent(request, ledger: ledger, scope: scope, now: clock()) { book, now throws(Problem) in
                 let id = try parameters.identifier("id")
-                let fields = try JSONFields(body.get())
-                let amount = try fields.integer("amountMinor", in: 1...InputRules.maximumAmountMinor)
+                let body = try RequestBody.json(request, as: RequestWire.Refund.self)
+                let amount = try InputRules.amountMinor(body.amountMinor, named: "amountMinor")
                 let refund = try book.refund(charge: id, amountMinor: amount, at: now)
                 return Answer.json(201, PaymentWire.Refund(refund))
             }
@@ -60,29 +60,22 @@ enum PaymentRoutes {
     }
 
     /// Reads and checks `{"payerId", "payeeId", "amount": {"amountMinor", "currency"}, "memo"?}`.
-    static func readCharge(_ body: Result<JSONValue, Problem>) throws(Problem) -> ChargeRequest {
-        let fields = try JSONFields(body.get())
-        let payer = try fields.string("payerId")
-        let payee = try fields.string("payeeId")
+    static func readCharge(_ request: ServerRequest) throws(Problem) -> ChargeRequest {
+        let body = try RequestBody.json(request, as: RequestWire.Charge.self)
+        let payer = body.payerId
+        let payee = body.payeeId
         try InputRules.identifier(payer, named: "payerId")
         try InputRules.identifier(payee, named: "payeeId")
         guard payer != payee else { throw Problem(.invalidRequest, "payeeId must differ from payerId") }
-        let amount = try fields.object("amount")
-        let amountMinor = try amount.integer("amountMinor", in: 1...InputRules.maximumAmountMinor)
-        let currency = try amount.string("currency")
+        let amountMinor = try InputRules.amountMinor(body.amount.amountMinor, named: "amount.amountMinor")
+        let currency = body.amount.currency
         guard SupportedCurrencies.contains(currency) else {
             throw Problem(
                 .invalidRequest, "amount.currency must be a supported ISO 4217 code in upper case, such as EUR")
         }
-        let memo = try fields.optionalString("memo")
+        let memo = body.memo
         if let memo { try InputRules.memo(memo) }
         return ChargeRequest(payer: payer, payee: payee, amountMinor: amountMinor, currency: currency, memo: memo)
-    }
-
-    /// The body as JSON, or the problem it has (kept for the answer rather than thrown, so
-    /// that the answer is stored with the idempotency key like any other).
-    private static func readBody(_ request: ServerRequest) -> Result<JSONValue, Problem> {
-        Result { () throws(Problem) in try RequestBody.json(request) }
     }
 
     /// Runs a money-moving operation once per `Idempotency-Key`: a missing key is 400; a repeat
@@ -93,21 +86,19 @@ enum PaymentRoutes {
         ledger: any PaymentLedger,
         scope: String,
         now: Date,
-        _ operation: (inout LedgerBook, Result<JSONValue, Problem>, Date) throws(Problem) -> ServerResponse
+        _ operation: (inout LedgerBook, Date) throws(Problem) -> ServerResponse
     ) throws(Problem) -> ServerResponse {
         let key = try InputRules.idempotencyKey(request.headers.values(for: "Idempotency-Key"))
-        let body = readBody(request)
+        // The body's problem, if it has one, is the operation's answer, stored with the key like
+        // any other; the fingerprint compares JSON by value.
         var fingerprint = Array("\(request.method)\n\(request.path)\n".utf8)
-        switch body {
-        case .success(let value): fingerprint += value.canonicalBytes
-        case .failure: fingerprint += request.body
-        }
+        fingerprint += RequestBody.canonicalJSON(request) ?? request.body
         let outcome = ledger.perform(scope: scope, key: key, fingerprint: fingerprint, now: now) { book in
             // The book's operations check everything before they change anything, so a thrown
             // problem leaves the book as it was.
             let response: ServerResponse
             do throws(Problem) {
-                response = try operation(&book, body, now)
+                response = try operation(&book, now)
             } catch {
                 response = error.response
             }

@@ -42,8 +42,7 @@ enum UserRoutes {
             return Answer.json(200, PageWire(items: items, nextCursor: next))
         }
         table.add("POST", "/v1/sessions/introspect") { request, _ throws(Problem) in
-            let body = try JSONFields(RequestBody.json(request))
-            let token = try body.string("token")
+            let token = try RequestBody.json(request, as: RequestWire.Introspection.self).token
             guard !token.isEmpty, token.utf8.count <= InputRules.maximumTokenBytes,
                 !InputRules.hasControlCharacters(token)
             else {

@@ -2,6 +2,10 @@ import ServiceCore
 
 /// The contract's rules for identifiers, texts and keys (`docs/upstreams.md`), checked again by
 /// the upstream whatever the client checked; each failure is a 400 ``Problem`` naming the field.
+///
+/// The rules the clients share (identifiers, cursors, page sizes, control characters) are
+/// ServiceCore's ``ServiceCore/InputRules``, answered here as problems; the rest are the
+/// upstream's own.
 enum InputRules {
     /// The longest identifier, in UTF-8 bytes: the same limit the clients check.
     static let maximumIdentifierBytes = ServiceCore.InputRules.maximumIdentifierBytes
@@ -28,16 +32,17 @@ enum InputRules {
 
     /// An identifier: 1-128 bytes of UTF-8, no control characters, not `.` or `..`.
     static func identifier(_ value: String, named field: String) throws(Problem) {
-        guard !value.isEmpty else { throw Problem(.invalidRequest, "\(field) must not be empty") }
-        guard value.utf8.count <= maximumIdentifierBytes else {
-            throw Problem(.invalidRequest, "\(field) must be at most \(maximumIdentifierBytes) bytes of UTF-8")
+        if let violation = ServiceCore.InputRules.identifierViolation(value, named: field) {
+            throw Problem(.invalidRequest, violation)
         }
-        guard !hasControlCharacters(value) else {
-            throw Problem(.invalidRequest, "\(field) must not contain control characters")
+    }
+
+    /// An amount in minor units: 1 to 2^53 - 1.
+    static func amountMinor(_ value: Int64, named field: String) throws(Problem) -> Int64 {
+        guard (1...maximumAmountMinor).contains(value) else {
+            throw Problem(.invalidRequest, "\(field) must be between 1 and \(maximumAmountMinor), got \(value)")
         }
-        guard value != ".", value != ".." else {
-            throw Problem(.invalidRequest, "\(field) must not be \".\" or \"..\"")
-        }
+        return value
     }
 
     /// The page size from the query: absent is 20; else an integer in 1...100.

@@ -4,7 +4,7 @@ import ServiceCore
 /// The payment upstream's answer bodies (`docs/upstreams.md` section 4).
 enum PaymentWire {
     /// An amount: integer minor units and an ISO 4217 code.
-    struct Money: Encodable {
+    struct Money: Codable {
         var amountMinor: Int64
         var currency: String
     }
