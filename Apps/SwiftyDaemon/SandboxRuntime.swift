@@ -62,7 +62,7 @@ public final class SandboxRuntime: LifecycleService {
                 module: service.moduleName,
                 baseURL: upstreams.baseURLString(for: service),
                 key: upstreams.keys[service].signingKey,
-                transport: settings.transport ?? .curl,
+                transport: settings.transport ?? .auto,
                 timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? UpstreamBinding.defaultTimeout
             )
         }

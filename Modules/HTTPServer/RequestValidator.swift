@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import ServiceCore
 
 /// The checks every request head passes before it reaches a handler.
 ///
