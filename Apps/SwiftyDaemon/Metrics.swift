@@ -81,7 +81,8 @@ public final class Metrics: Sendable {
         text += "# TYPE \(name) counter\n"
         for source in fallbackSources.withLock({ $0 }) {
             for (reason, count) in source.read().sorted(by: { $0.reason < $1.reason }) {
-                text += name + PrometheusText.labels(["transport", "reason"], [source.transport, reason]) + " \(count)\n"
+                text +=
+                    name + PrometheusText.labels(["transport", "reason"], [source.transport, reason]) + " \(count)\n"
             }
         }
     }

@@ -179,8 +179,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     }
 
     /// Watches a descriptor (loop thread only).
-    public func watch(_ descriptor: Int32, for interest: IOInterest, handler: @escaping (IOReadiness) -> Void) -> Bool
-    {
+    public func watch(_ descriptor: Int32, for interest: IOInterest, handler: @escaping (IOReadiness) -> Void) -> Bool {
         var event = epoll_event()
         event.events =
             (interest.contains(.readable) ? EPOLLIN.rawValue : 0)

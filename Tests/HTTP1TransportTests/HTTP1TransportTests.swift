@@ -20,7 +20,8 @@ struct HTTP1TransportTests {
     ) async throws -> T {
         let curl = CurlTransport(eventLoops: EventLoopHost.loops)
         let fallback = RecordingTransport(wrapping: curl)
-        let transport = HTTP1Transport(configuration: configuration, eventLoops: EventLoopHost.loops, fallback: fallback)
+        let transport = HTTP1Transport(
+            configuration: configuration, eventLoops: EventLoopHost.loops, fallback: fallback)
         do {
             let result = try await EventLoopHost.run { try await body(transport, fallback) }
             await transport.shutdown()

@@ -13,7 +13,8 @@ struct TransportSelectionTests {
         -> UpstreamBinding
     {
         let key = try SigningKey(id: "k1", tag: "UserModule", secret: Array(repeating: 7, count: 32))
-        return UpstreamBinding(module: "UserModule", baseURL: baseURL, key: key, transport: transport, timeout: .seconds(1))
+        return UpstreamBinding(
+            module: "UserModule", baseURL: baseURL, key: key, transport: transport, timeout: .seconds(1))
     }
 
     @Test func autoPicksHTTP1ForHTTPAndCurlForHTTPS() throws {
