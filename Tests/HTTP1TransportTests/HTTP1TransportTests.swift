@@ -13,23 +13,26 @@ import Testing
 /// The fast path's own behaviour: where requests go, keep-alive, the retry on a connection the
 /// peer closed, bodies framed every way HTTP/1.1 allows, limits and shutdown.
 struct HTTP1TransportTests {
-    /// Runs `body` on an event loop's thread with a transport whose fallback records its requests.
+    /// Runs `body` on the thread of a loop of its own (so no other test's work delays it) with a
+    /// transport built with that loop, whose fallback records its requests.
     private func onLoop<T: Sendable>(
         _ configuration: HTTP1Transport.Configuration = .init(),
         _ body: @escaping @Sendable (HTTP1Transport, RecordingTransport) async throws -> T
     ) async throws -> T {
-        let curl = CurlTransport(eventLoops: EventLoopHost.loops)
+        let loops = try EventLoopGroup(loopCount: 1, name: "http1-test")
+        let curl = CurlTransport(eventLoops: loops)
         let fallback = RecordingTransport(wrapping: curl)
-        let transport = HTTP1Transport(
-            configuration: configuration, eventLoops: EventLoopHost.loops, fallback: fallback)
+        let transport = HTTP1Transport(configuration: configuration, eventLoops: loops, fallback: fallback)
         do {
-            let result = try await EventLoopHost.run { try await body(transport, fallback) }
+            let result = try await EventLoopHost.run(on: loops.loops[0]) { try await body(transport, fallback) }
             await transport.shutdown()
             await curl.shutdown()
+            await loops.shutdown()
             return result
         } catch {
             await transport.shutdown()
             await curl.shutdown()
+            await loops.shutdown()
             throw error
         }
     }
@@ -50,7 +53,7 @@ struct HTTP1TransportTests {
                 for _ in 0..<3 {
                     let response = try await transport.send(Self.get(url))
                     bodies.append(String(decoding: response.body, as: UTF8.self))
-                    #expect(EventLoopHost.loops.loopOfCaller != nil)
+                    #expect(transport.eventLoops.loopOfCaller != nil)
                 }
                 return (bodies, fallback.requests.count, transport.eventLoopCount)
             }
