@@ -40,7 +40,8 @@ package.targets += [
 package.targets += [
     .target(name: "HTTPTypes", path: "Modules/HTTPTypes"),
     .testTarget(name: "HTTPTypesTests", dependencies: ["HTTPTypes"], path: "Tests/HTTPTypesTests"),
-    .target(name: "EventLoops", path: "Modules/EventLoops"),
+    .systemLibrary(name: "CEpoll", path: "Modules/CEpoll"),
+    .target(name: "EventLoops", dependencies: ["CEpoll"], path: "Modules/EventLoops"),
     .testTarget(name: "EventLoopsTests", dependencies: ["EventLoops"], path: "Tests/EventLoopsTests"),
     .target(name: "JSON", path: "Modules/JSON"),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "ServiceTesting"], path: "Tests/JSONTests"),
@@ -95,13 +96,14 @@ package.targets += [
         providers: [.apt(["libhttp-parser-dev"])]
     ),
     .target(
-        name: "HTTP1Transport", dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "CHTTPParser"],
+        name: "HTTP1Transport", dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "AppLogging", "CHTTPParser"],
         path: "Modules/HTTP1Transport"
     ),
     .testTarget(
         name: "HTTP1TransportTests",
         dependencies: [
             "HTTP1Transport", "CurlTransport", "ServiceCore", "HTTPTypes", "EventLoops", "ServiceTesting", "HTTPServer",
+            "AppLogging",
         ],
         path: "Tests/HTTP1TransportTests"
     ),
@@ -195,6 +197,7 @@ package.targets += [
             "SandboxUpstreams", "sandbox-upstreams", "AppLogging", "RequestSigning", "ServiceCore", "HTTPTypes",
             "ServiceTesting",
             "URLSessionTransport", "CurlTransport", "HTTPServer", "UserModule", "FeedModule", "PaymentModule",
+            "EventLoops",
         ],
         path: "Tests/SandboxUpstreamsTests"
     ),
@@ -217,6 +220,7 @@ package.targets += [
         dependencies: [
             "SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning",
             "URLSessionTransport", "ServiceCore", "HTTPTypes", "CurlTransport", "AppLogging", "AppLifecycle",
+            "EventLoops",
         ],
         path: "Tests/SwiftyDaemonTests"
     ),

@@ -6,8 +6,8 @@ import Synchronization
 /// Writes the access-log lines of the requests an event loop finishes together, about a dozen per
 /// `write(2)`, instead of one each.
 ///
-/// A line written on an ``ServiceCore/IOEventLoop``'s thread (where the server runs its handlers)
-/// joins that loop's pending lines; the first one hands the loop a flush, which it runs after
+/// A line written on the thread of one of its ``EventLoops/EventLoopGroup``'s loops (where the
+/// server runs its handlers) joins that loop's pending lines; the first one hands the loop a flush, which it runs after
 /// the jobs it is running now, before it waits for the network again (and on its last turn, when
 /// it stops). So every line is written within the loop turn that finished its request, in the
 /// order the requests finished, and the requests answered in one turn share their system calls.
@@ -27,20 +27,23 @@ final class AccessLogBatch: Sendable {
     /// first pending line until the flush that line queued (or a full batch) takes the entry.
     private let pending = Mutex<[ObjectIdentifier: [UInt8]]>([:])
     private let sink: @Sendable (UnsafeRawBufferPointer) -> Void
+    private let eventLoops: EventLoopGroup?
 
     /// Creates a batch that hands whole lines to `sink` (one call per write).
-    init(sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+    /// - Parameter eventLoops: The loops whose lines are batched (the server's); `nil` for none.
+    init(eventLoops: EventLoopGroup?, sink: @escaping @Sendable (UnsafeRawBufferPointer) -> Void) {
+        self.eventLoops = eventLoops
         self.sink = sink
     }
 
     /// Creates a batch that writes to `stream`.
-    convenience init(stream: StreamLogHandler) {
-        self.init { bytes in stream.writeBytes(bytes) }
+    convenience init(stream: StreamLogHandler, eventLoops: EventLoopGroup?) {
+        self.init(eventLoops: eventLoops) { bytes in stream.writeBytes(bytes) }
     }
 
     /// Adds one finished line (its newline included).
     func write(_ line: [UInt8]) {
-        guard let loop = IOEventLoops.current else {
+        guard let loop = eventLoops?.loopOfCaller else {
             line.withUnsafeBytes(sink)
             return
         }

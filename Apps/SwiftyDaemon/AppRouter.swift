@@ -1,4 +1,5 @@
 import AppLogging
+import EventLoops
 import Foundation
 import HTTPServer
 import HTTPTypes
@@ -15,11 +16,14 @@ struct AppRouter {
     /// (``AccessLogLine``).
     private let accessLogBatch: AccessLogBatch?
 
-    init(api: AppAPI, metrics: Metrics, accessLog: Logger) {
+    /// - Parameter eventLoops: The app server's loops, whose access-log lines are batched per turn.
+    init(api: AppAPI, metrics: Metrics, accessLog: Logger, eventLoops: EventLoopGroup? = nil) {
         self.api = api
         self.metrics = metrics
         self.accessLog = accessLog
-        accessLogBatch = AccessLogLine.directStream(for: accessLog).map(AccessLogBatch.init(stream:))
+        accessLogBatch = AccessLogLine.directStream(for: accessLog).map {
+            AccessLogBatch(stream: $0, eventLoops: eventLoops)
+        }
     }
 
     /// The server's handler: the router, wrapped so that every request (matched or not) gets

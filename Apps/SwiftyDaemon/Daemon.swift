@@ -1,6 +1,7 @@
 import AppLifecycle
 public import AppLogging
 import CurlTransport
+import EventLoops
 import FeedModule
 import Foundation
 import HTTP1Transport
@@ -16,8 +17,9 @@ import UserModule
 ///
 /// ``start(configuration:environment:logger:overrides:)`` is the composition root: it builds the
 /// long-running parts and starts them in a ``ServiceGroup``, in this order: the admin server,
-/// the sandbox upstreams (sandbox mode), the upstream transports, the app server, and last the
-/// readiness flag. ``drain()`` shuts them down in reverse order within `drainSeconds`.
+/// the sandbox upstreams (sandbox mode), the event loops, the upstream transports, the app
+/// server, and last the readiness flag. The app server and the transports share one
+/// `EventLoopGroup`, so a handler's upstream call runs on the handler's own thread. ``drain()`` shuts them down in reverse order within `drainSeconds`.
 public final class Daemon: Sendable {
     /// The configuration the daemon runs with.
     public let configuration: DaemonConfiguration
@@ -30,7 +32,7 @@ public final class Daemon: Sendable {
     /// The admin endpoints' bound port.
     public var adminPort: Int { adminServer.port }
     /// The app API's network threads: `threads`, or the CPUs the process may run on.
-    public var appThreadCount: Int { appServer.configuration.threadCount }
+    public var appThreadCount: Int { appServer.eventLoops?.loops.count ?? appServer.configuration.threadCount }
     /// The sandbox's upstreams when running in sandbox mode.
     public let sandbox: SandboxRuntime?
 
@@ -98,13 +100,24 @@ public final class Daemon: Sendable {
                 bindings = runtime.bindings(configuration)
             }
 
+            // One group of loops for the app server and the transports its handlers call.
+            let eventLoops = try EventLoopGroup(
+                loopCount: configuration.threads ?? EventLoopGroup.defaultLoopCount, name: "http")
+            try await services.start(EventLoopGroupService(eventLoops: eventLoops))
+            let inUse = Set(bindings.values.map(\.transportInUse))
             let curl =
-                bindings.values.contains { $0.transport == .curl || $0.transport == .http1 }
-                ? CurlTransport(configuration: .sized(forConcurrency: 256)) : nil
-            // libcurl takes what the HTTP/1.1 transport does not (https, calls off a server thread).
+                inUse.contains(.curl) || inUse.contains(.http1)
+                ? CurlTransport(configuration: .sized(forConcurrency: 256), eventLoops: eventLoops) : nil
+            // libcurl takes what the HTTP/1.1 transport does not (https, calls off the loops).
             let http1 =
-                bindings.values.contains { $0.transport == .http1 } ? curl.map { HTTP1Transport(fallback: $0) } : nil
-            let urlSession = bindings.values.contains { $0.transport == .urlsession } ? URLSessionTransport() : nil
+                inUse.contains(.http1)
+                ? curl.map { HTTP1Transport(eventLoops: eventLoops, fallback: $0, logger: logger) } : nil
+            if let http1 {
+                metrics.addFallbackSource(transport: "http1") {
+                    http1.fallbackCounts.map { (reason: $0.key.rawValue, count: $0.value) }
+                }
+            }
+            let urlSession = inUse.contains(.urlsession) ? URLSessionTransport() : nil
             try await services.start(UpstreamTransports(curl: curl, http1: http1, urlSession: urlSession))
             let modules = ModuleClientFactory(
                 bindings: bindings,
@@ -126,11 +139,13 @@ public final class Daemon: Sendable {
                 configuration: .init(
                     host: configuration.host,
                     port: configuration.port,
-                    threadCount: configuration.threads ?? HTTPServer.Configuration.defaultThreadCount,
+                    threadCount: eventLoops.loops.count,
                     maxBodyBytes: configuration.maxBodyBytes,
                     maxHeaderBytes: configuration.maxHeaderBytes
                 ),
-                handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog).makeHandler()
+                eventLoops: eventLoops,
+                handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops)
+                    .makeHandler()
             )
             try await services.start([
                 HTTPServerService(name: "app server", server: appServer),

@@ -109,7 +109,8 @@ extension DaemonConfiguration {
             }
             if let text = environment[prefix + "TRANSPORT"] {
                 guard let value = TransportKind(rawValue: text) else {
-                    throw LoadError(message: "\(prefix)TRANSPORT=\"\(text)\" is not one of curl, urlsession, http1")
+                    throw LoadError(
+                        message: "\(prefix)TRANSPORT=\"\(text)\" is not one of auto, curl, urlsession, http1")
                 }
                 settings.transport = value
                 changed = true

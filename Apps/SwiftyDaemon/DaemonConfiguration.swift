@@ -16,7 +16,10 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
 
     /// Which transport a module's client uses.
     public enum TransportKind: String, Sendable, Codable, CaseIterable {
-        /// libcurl's multi interface: pooled keep-alive connections, HTTP/2 over TLS (the default).
+        /// The default: `http1` for a cleartext `http` base URL (the sandbox's included), `curl`
+        /// for `https`.
+        case auto
+        /// libcurl's multi interface: pooled keep-alive connections, HTTP/2 over TLS.
         case curl
         /// Foundation's URLSession: portable, slower.
         case urlsession
@@ -83,7 +86,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         /// The file holding the module's base64 HMAC key (one line); required in live mode. A
         /// relative path is looked up in `$CREDENTIALS_DIRECTORY` first.
         public var keyFile: String?
-        /// The transport; `curl` when `nil`.
+        /// The transport; `auto` when `nil`.
         public var transport: TransportKind?
         /// The per-attempt timeout in milliseconds; 5000 when `nil`.
         public var timeoutMilliseconds: Int?

@@ -46,6 +46,10 @@ public final class Metrics: Sendable {
     /// App API requests being handled now.
     public let inFlight = Atomic<Int>(0)
 
+    /// Counters kept by the transports: requests a transport handed to its fallback, by
+    /// transport and reason; each source is read when the metrics are rendered.
+    private let fallbackSources = Mutex<[(transport: String, read: @Sendable () -> [(reason: String, count: Int)])]>([])
+
     /// Creates empty metrics.
     public init() {}
 
@@ -59,7 +63,28 @@ public final class Metrics: Sendable {
         upstreamCalls.render(into: &text)
         upstreamDuration.render(into: &text)
         upstreamErrors.render(into: &text)
+        renderFallbacks(into: &text)
         return text
+    }
+
+    /// Shows the requests `transport` handed to its fallback, by reason, as
+    /// `swiftyd_transport_fallbacks_total{transport,reason}`; `read` is called at each render.
+    public func addFallbackSource(
+        transport: String, _ read: @escaping @Sendable () -> [(reason: String, count: Int)]
+    ) {
+        fallbackSources.withLock { $0.append((transport, read)) }
+    }
+
+    private func renderFallbacks(into text: inout String) {
+        let name = "swiftyd_transport_fallbacks_total"
+        text += "# HELP \(name) Upstream requests a transport handed to its fallback, by reason.\n"
+        text += "# TYPE \(name) counter\n"
+        for source in fallbackSources.withLock({ $0 }) {
+            for (reason, count) in source.read().sorted(by: { $0.reason < $1.reason }) {
+                text +=
+                    name + PrometheusText.labels(["transport", "reason"], [source.transport, reason]) + " \(count)\n"
+            }
+        }
     }
 }
 

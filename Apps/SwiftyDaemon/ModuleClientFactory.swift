@@ -22,14 +22,15 @@ struct ModuleClientFactory {
             throw ConfigurationProblems(problems: ["modules.\(module) has no binding"])
         }
         let configured: (any Transport)? =
-            switch binding.transport {
+            switch binding.transportInUse {
             case .curl: curl
             case .http1: http1
             case .urlsession: urlSession
+            case .auto: nil  // resolved by `transportInUse`
             }
         guard let transport = overrides.transports[module] ?? configured else {
             throw ConfigurationProblems(problems: [
-                "modules.\(module): the \(binding.transport) transport is not running"
+                "modules.\(module): the \(binding.transportInUse) transport is not running"
             ])
         }
         return try ServiceClient<S>(

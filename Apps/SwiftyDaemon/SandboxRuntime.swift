@@ -69,7 +69,7 @@ public final class SandboxRuntime: LifecycleService {
                 module: module,
                 baseURL: baseURL,
                 key: key,
-                transport: settings.transport ?? .curl,
+                transport: settings.transport ?? .auto,
                 timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? UpstreamBinding.defaultTimeout
             )
         }

@@ -11,6 +11,13 @@ struct UpstreamBinding: Sendable {
     var key: SigningKey
     var transport: DaemonConfiguration.TransportKind
     var timeout: Duration
+
+    /// The transport the module's calls go through: `auto` is `http1` for a cleartext `http`
+    /// base URL and `curl` for anything else.
+    var transportInUse: DaemonConfiguration.TransportKind {
+        guard transport == .auto else { return transport }
+        return baseURL.lowercased().hasPrefix("http://") ? .http1 : .curl
+    }
 }
 
 extension UpstreamBinding {
@@ -55,7 +62,7 @@ extension UpstreamBinding {
                     module: name,
                     baseURL: baseURL,
                     key: key,
-                    transport: settings.transport ?? .curl,
+                    transport: settings.transport ?? .auto,
                     timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? defaultTimeout
                 )
             } catch {

@@ -3,7 +3,7 @@ import EventLoops
 import Glibc
 import ServiceCore
 
-/// Drives one libcurl multi handle on a caller's ``ServiceCore/IOEventLoop`` (an HTTP server's
+/// Drives one libcurl multi handle on a caller's ``EventLoops/IOEventLoop`` (an HTTP server's
 /// network thread) with `curl_multi_socket_action`: libcurl's sockets and its timer are watched
 /// by that loop, so a request sent from a handler on that thread is written, read and finished
 /// there, and its caller resumes on the same thread without a wake-up or a lock.

@@ -53,9 +53,9 @@ extension CurlTransport {
         public var caBundlePath: String?
         /// A `User-Agent` sent when the request has none, or `nil` to send none. Default `nil`.
         public var userAgent: String?
-        /// Whether a request sent from an ``ServiceCore/IOEventLoop``'s thread (an HTTP server's
-        /// network thread, see ``ServiceCore/IOEventLoops/current``) runs on that loop instead of
-        /// the transport's own thread. Default `true`.
+        /// Whether a request sent from one of the transport's event loops (an HTTP server's
+        /// network thread, see ``CurlTransport/eventLoops``) runs on that loop instead of the
+        /// transport's own thread. Default `true`.
         ///
         /// On the loop, the upstream call costs no hand-over between threads: libcurl's sockets
         /// are watched by the loop that serves the request, and the caller resumes on it. Each

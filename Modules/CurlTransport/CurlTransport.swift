@@ -1,20 +1,21 @@
-import EventLoops
+public import EventLoops
 public import HTTPTypes
 public import ServiceCore
 import Synchronization
 
 /// A ``ServiceCore/Transport`` on libcurl's multi interface: the fast path for a backend.
 ///
-/// Called from an HTTP server's network thread (an ``ServiceCore/IOEventLoop``), a request runs
-/// on that thread's loop: libcurl's sockets are watched there, and the caller resumes there, with
-/// no hand-over between threads (see ``Configuration/usesCallerEventLoop``). From anywhere else,
+/// Built with the `EventLoopGroup` an HTTP server runs on, a request sent from one of those loops
+/// (a request handler) runs on that loop: libcurl's sockets are watched there, and the caller
+/// resumes there, with no hand-over between threads (see ``Configuration/usesCallerEventLoop``).
+/// From anywhere else (or without a group),
 /// one dedicated thread owns one libcurl multi handle and drives the transfer; requests reach it
 /// through a locked queue and a wake-up, so a call costs one hand-over each way. Connections are
 /// kept alive and pooled per host, easy handles are reused, HTTP/2 is used over TLS when the
 /// server offers it, and cookies and redirects are off.
 ///
 /// ```swift
-/// let transport = CurlTransport(configuration: .sized(forConcurrency: 64))
+/// let transport = CurlTransport(configuration: .sized(forConcurrency: 64), eventLoops: serverLoops)
 /// let response = try await transport.send(HTTPRequest(method: .get, url: url, timeout: .seconds(2)))
 /// await transport.shutdown()
 /// ```
@@ -26,13 +27,19 @@ import Synchronization
 public final class CurlTransport: Transport {
     /// The settings this transport was created with.
     public let configuration: Configuration
+    /// The loops whose requests run on the caller's loop, or `nil` for none.
+    public let eventLoops: EventLoopGroup?
     private let loop: CurlMultiLoop
     private let loopDrivers: IOEventLoopMembers<CurlLoopDriver>
 
     /// Creates a transport and starts its thread.
-    /// - Parameter configuration: Timeouts, connection pool sizes, limits; see ``Configuration``.
-    public init(configuration: Configuration = Configuration()) {
+    /// - Parameters:
+    ///   - configuration: Timeouts, connection pool sizes, limits; see ``Configuration``.
+    ///   - eventLoops: The loops a request may run on when it is sent from one of them (the
+    ///     group of the HTTP server whose handlers call this transport); `nil` for none.
+    public init(configuration: Configuration = Configuration(), eventLoops: EventLoopGroup? = nil) {
         self.configuration = configuration
+        self.eventLoops = eventLoops
         loop = CurlMultiLoop(configuration: configuration)
         loopDrivers = IOEventLoopMembers { loop, onClose in
             CurlLoopDriver(loop: loop, configuration: configuration, onClose: onClose)
@@ -62,7 +69,7 @@ public final class CurlTransport: Transport {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let transfer = try CurlTransfer(request: request, configuration: configuration)
         if Task.isCancelled { throw TransportError(.cancelled, "\(transfer.summary) was cancelled before it was sent") }
-        if configuration.usesCallerEventLoop, let eventLoop = IOEventLoops.current {
+        if configuration.usesCallerEventLoop, let eventLoop = eventLoops?.loopOfCaller {
             guard let driver = loopDrivers.member(for: eventLoop) else {
                 if loopDrivers.isShutDown {
                     throw TransportError(.shutDown, "the transport was shut down before \(transfer.summary)")
@@ -75,7 +82,7 @@ public final class CurlTransport: Transport {
                 // cancelled, refused after a shutdown, torn down) goes through and whose
                 // `finished` state makes a second call return without resuming.
                 try await withUnsafeThrowingContinuation { continuation in
-                    // Still on the loop's thread: nothing suspended since `IOEventLoops.current`.
+                    // Still on the loop's thread: nothing suspended since `loopOfCaller`.
                     transfer.continuation = continuation
                     driver.submit(transfer)
                 }

@@ -1,9 +1,9 @@
 /// A thread that waits on descriptors and timers and runs work, which a transport can share.
 ///
-/// The HTTP server's network threads are such loops: a request handler runs on the loop that
-/// owns its connection, and a transport that finds that loop as ``IOEventLoops/current`` can put
-/// its upstream sockets on the same thread, so an upstream call costs no hand-over between
-/// threads in either direction (`CurlTransport` does this by default).
+/// The HTTP server's network threads are such loops (``EventLoop``s of an ``EventLoopGroup``):
+/// a request handler runs on the loop that owns its connection, and a transport built with the
+/// same group finds that loop (``isCurrent``) and puts its upstream sockets on the same thread,
+/// so an upstream call costs no hand-over between threads in either direction.
 ///
 /// Every method except ``execute(_:)`` and ``isCurrent`` must be called on the loop's own
 /// thread; the handlers it is given are called there too, one at a time.

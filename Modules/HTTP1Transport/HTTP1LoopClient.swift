@@ -5,7 +5,7 @@ import Glibc
 import HTTPTypes
 import ServiceCore
 
-/// The fast path on one ``ServiceCore/IOEventLoop``: its keep-alive connections, the requests on
+/// The fast path on one ``EventLoops/IOEventLoop``: its keep-alive connections, the requests on
 /// them, and the timers of those requests, all driven by the loop's own thread.
 ///
 /// A request sent from a handler on that thread is written, read and finished there; its caller

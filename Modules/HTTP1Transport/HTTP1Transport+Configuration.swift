@@ -22,6 +22,10 @@ extension HTTP1Transport {
         /// The largest response head (status line and header fields) accepted, in bytes; a larger one
         /// fails with `TransportError.Code.other`. Default 64 KiB.
         public var maxResponseHeadSize: Int
+        /// Whether a request sent from one of the transport's event loops runs on that loop (the
+        /// fast path). Default `true`; with `false` every request goes to the fallback (counted
+        /// as ``HTTP1Transport/FallbackReason/offLoop``).
+        public var usesCallerEventLoop: Bool
 
         /// Creates a configuration; every parameter has the default documented on its property.
         public init(
@@ -31,7 +35,8 @@ extension HTTP1Transport {
             maxIdleTime: Duration = .seconds(60),
             maxResponseBodySize: Int = 64 << 20,
             maxResponseHeadSize: Int = 64 << 10,
-            addressLifetime: Duration = .seconds(30)
+            addressLifetime: Duration = .seconds(30),
+            usesCallerEventLoop: Bool = true
         ) {
             self.defaultTimeout = defaultTimeout
             self.connectTimeout = connectTimeout
@@ -40,6 +45,7 @@ extension HTTP1Transport {
             self.maxResponseBodySize = maxResponseBodySize
             self.maxResponseHeadSize = maxResponseHeadSize
             self.addressLifetime = addressLifetime
+            self.usesCallerEventLoop = usesCallerEventLoop
         }
     }
 }

@@ -1,3 +1,4 @@
+import EventLoops
 import Foundation
 
 extension HTTPServer {
@@ -11,9 +12,10 @@ extension HTTPServer {
         public var host: String
         /// The TCP port; 0 picks a free ephemeral port (read it back from ``HTTPServer/port``).
         public var port: Int
-        /// The number of network threads, each with its own libmicrohttpd daemon on the shared
-        /// listening socket and each the task executor of the handlers it starts; the number of
-        /// CPUs the process may run on unless given (``defaultThreadCount``).
+        /// The number of network threads of a server that makes its own loops (with each its
+        /// own libmicrohttpd daemon on the shared listening socket and each the task executor of
+        /// the handlers it starts); the number of CPUs the process may run on unless given
+        /// (``defaultThreadCount``). A server given an `EventLoopGroup` runs on all of its loops.
         public var threadCount: Int
         /// The most connections open at once (shared out evenly between the network threads);
         /// further ones are refused.
@@ -50,12 +52,9 @@ extension HTTPServer {
         /// answer is dropped. Checked about once a second (or every quarter of the timeout, if shorter).
         public var handlerTimeout: Duration?
 
-        /// The number of CPUs this process may run on (``CPUAffinity/allowedCPUCount()``, at most
-        /// the active cores): the default ``threadCount``.
-        public static var defaultThreadCount: Int {
-            let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
-            return min(cores, CPUAffinity.allowedCPUCount() ?? cores)
-        }
+        /// The number of CPUs this process may run on (`EventLoopGroup.defaultLoopCount`): the
+        /// default ``threadCount``.
+        public static var defaultThreadCount: Int { EventLoopGroup.defaultLoopCount }
 
         /// The per-connection memory that holds a request head of `headerBytes` (and as many fields
         /// as ``maxHeaderCount`` allows) with room to spare: twice that, and at least 16 KiB.

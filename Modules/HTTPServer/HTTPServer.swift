@@ -1,5 +1,7 @@
 public import AppLogging
 import CMicroHTTPD
+import Dispatch
+public import EventLoops
 import Foundation
 import Glibc
 import Synchronization
@@ -10,11 +12,12 @@ import Synchronization
 /// ``Configuration``), then handed to the handler in a task; the answer is sent once the handler
 /// returns. Connections are kept alive between requests.
 ///
-/// The server runs ``Configuration/threadCount`` network threads, each driving its own
-/// libmicrohttpd daemon on the shared listening socket. Each thread is also the preferred task
-/// executor of the handlers it starts, so a handler's async hops come back to the same thread. A
-/// handler whose hops do not really wait (default actors, yields) answers before the connection
-/// is even suspended; one that waits (an upstream call) suspends it until the answer comes.
+/// The server runs on the loops of an `EventLoopGroup`, handed in (shared with the transports its
+/// handlers call, so an upstream call stays on the handler's thread) or made for itself
+/// (``Configuration/threadCount`` loops). Each loop drives its own libmicrohttpd daemon on the
+/// shared listening socket and is the preferred task executor of the handlers it starts, so a
+/// handler's async hops come back to the same thread. A handler whose hops do not really wait
+/// (default actors, yields) answers before the connection is even suspended; one that waits (an upstream call) suspends it until the answer comes.
 /// Handlers therefore must not block their thread: run blocking work elsewhere and await it.
 ///
 /// ```swift
@@ -26,11 +29,13 @@ import Synchronization
 /// await server.shutdown(gracePeriod: .seconds(5))
 /// ```
 public final class HTTPServer: Sendable {
-    /// The running parts: one loop (thread and daemon) per network thread, the shared socket.
+    /// The running parts: one libmicrohttpd daemon per loop, the shared socket.
     private struct Running: Sendable {
-        var loops: [EventLoop]
+        var drivers: [MHDLoopDriver]
         var listenSocket: Int32
         var port: Int
+        /// The group the server made for itself (stopped with it), or `nil` for a handed-in one.
+        var ownGroup: EventLoopGroup?
     }
 
     /// Where the server is in its life.
@@ -43,34 +48,61 @@ public final class HTTPServer: Sendable {
 
     /// The configuration the server was created with.
     public let configuration: Configuration
+    /// The loops the server runs on when they were handed in; `nil` when it makes its own
+    /// (``Configuration/threadCount`` of them) at ``start()``.
+    public let eventLoops: EventLoopGroup?
     private let core: ServerCore
     private let lifecycle = Mutex(Lifecycle.idle)
 
-    /// Creates a server; it listens only once ``start()`` is called.
+    /// Creates a server that runs on `eventLoops`; it listens only once ``start()`` is called.
+    ///
+    /// Every loop of the group serves connections (``Configuration/threadCount`` is not used).
+    /// The group is not stopped with the server: its owner stops it once the server, and the
+    /// transports that share it, have stopped.
     /// - Parameters:
     ///   - configuration: Address, port and limits; defaults bind 127.0.0.1 on an ephemeral port.
+    ///   - eventLoops: The loops the server's connections and handlers run on.
     ///   - logger: Where server errors go (never request bodies or credentials).
     ///   - handler: Answers one request; called concurrently from many tasks.
     public init(
         configuration: Configuration = Configuration(),
+        eventLoops: EventLoopGroup?,
         logger: Logger = Logger(label: "swifty.http-server"),
         handler: @escaping @Sendable (ServerRequest) async -> ServerResponse
     ) {
         self.configuration = configuration
+        self.eventLoops = eventLoops
         self.core = ServerCore(configuration: configuration, logger: logger, handler: handler)
+    }
+
+    /// Creates a server that makes its own loops (``Configuration/threadCount`` of them, threads
+    /// named `http-N`) when it starts and stops them with itself: for a server that shares its
+    /// threads with nothing else.
+    /// - Parameters:
+    ///   - configuration: Address, port, thread count and limits.
+    ///   - logger: Where server errors go (never request bodies or credentials).
+    ///   - handler: Answers one request; called concurrently from many tasks.
+    public convenience init(
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "swifty.http-server"),
+        handler: @escaping @Sendable (ServerRequest) async -> ServerResponse
+    ) {
+        self.init(configuration: configuration, eventLoops: nil, logger: logger, handler: handler)
     }
 
     /// Creates a server that answers through `router`.
     /// - Parameters:
     ///   - configuration: Address, port and limits.
+    ///   - eventLoops: The loops to run on, or `nil` to make its own at ``start()``.
     ///   - logger: Where server errors go.
     ///   - router: The routes; unknown paths get 404, known paths with another method 405.
     public convenience init(
         configuration: Configuration = Configuration(),
+        eventLoops: EventLoopGroup? = nil,
         logger: Logger = Logger(label: "swifty.http-server"),
         router: Router
     ) {
-        self.init(configuration: configuration, logger: logger, handler: router.handle)
+        self.init(configuration: configuration, eventLoops: eventLoops, logger: logger, handler: router.handle)
     }
 
     deinit {
@@ -83,7 +115,7 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         let core = self.core
-        if running.loops.contains(where: \.isCurrent) {
+        if running.drivers.contains(where: \.loop.isCurrent) {
             // Dropped on one of its own network threads: that thread cannot wait for itself.
             Thread { Self.stopNow(running, core: core) }.start()
         } else {
@@ -94,7 +126,8 @@ public final class HTTPServer: Sendable {
     /// Binds the configured address and starts serving.
     ///
     /// - Throws: ``HTTPServerError`` with `.invalidConfiguration` for a bad configuration,
-    ///   `.startFailed` when the address cannot be bound, `.invalidState` when already started.
+    ///   `.startFailed` when the address cannot be bound (or the loops cannot be made),
+    ///   `.invalidState` when already started.
     public func start() throws(HTTPServerError) {
         try configuration.validate()
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
@@ -105,31 +138,47 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(code: .invalidConfiguration, message: "host is not a numeric address")
             }
             let (listenSocket, port) = try ListenSocket.open(address, backlog: configuration.listenBacklog)
-            var loops: [EventLoop] = []
+            var running = Running(drivers: [], listenSocket: listenSocket, port: port, ownGroup: nil)
             do throws(HTTPServerError) {
-                for index in 0..<configuration.threadCount {
-                    loops.append(try startLoop(index: index, address: address, listenSocket: listenSocket))
+                let group: EventLoopGroup
+                if let eventLoops {
+                    group = eventLoops
+                } else {
+                    do {
+                        group = try EventLoopGroup(loopCount: configuration.threadCount, name: "http")
+                    } catch {
+                        throw HTTPServerError(code: .startFailed, message: "the network threads: \(error)")
+                    }
+                    running.ownGroup = group
+                }
+                for (index, loop) in group.loops.enumerated() {
+                    running.drivers.append(
+                        try startDaemon(
+                            index: index, of: group.loops.count, on: loop, address: address,
+                            listenSocket: listenSocket))
                 }
             } catch {
-                Self.stopNow(Running(loops: loops, listenSocket: listenSocket, port: port), core: core)
+                Self.stopNow(running, core: core)
                 throw error
             }
-            state = .running(Running(loops: loops, listenSocket: listenSocket, port: port))
+            state = .running(running)
         }
     }
 
-    /// Starts one network thread with its own daemon on the shared listening socket.
-    private func startLoop(index: Int, address: SocketAddress, listenSocket: Int32) throws(HTTPServerError) -> EventLoop
-    {
-        guard let loop = EventLoop(core: core) else {
-            throw HTTPServerError(code: .startFailed, message: "could not create an epoll or eventfd descriptor")
-        }
+    /// Starts one libmicrohttpd daemon on the shared listening socket, driven by `loop`.
+    private func startDaemon(
+        index: Int, of count: Int, on loop: EventLoop, address: SocketAddress, listenSocket: Int32
+    ) throws(HTTPServerError) -> MHDLoopDriver {
         var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.family == .ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        let cls = Unmanaged.passUnretained(loop).toOpaque()
-        let threads = configuration.threadCount
-        // The connection limit is shared out between the threads; the per-address limit applies per thread.
-        let connectionLimit = (configuration.connectionLimit + threads - 1) / threads
+        // The first loop also answers handlers past their timeout, on its own clock: a sweep that
+        // depended on Swift's shared thread pool would stall whenever that pool is busy.
+        let sweepInterval = index == 0 ? configuration.handlerTimeout.map { min(.seconds(1), $0 / 4) } : nil
+        // The driver is the callbacks' `cls`: made before the daemon, which it then drives.
+        let driver = MHDLoopDriver(core: core, loop: loop, sweepInterval: sweepInterval)
+        let cls = Unmanaged.passUnretained(driver).toOpaque()
+        // The connection limit is shared out between the loops; the per-address limit applies per loop.
+        let connectionLimit = (configuration.connectionLimit + count - 1) / count
         let daemon = address.withSockAddr { sockaddr -> OpaquePointer? in
             var settings = swifty_mhd_settings(
                 flags: flags,
@@ -157,17 +206,16 @@ public final class HTTPServer: Sendable {
                 message: "libmicrohttpd could not start on \(configuration.host) port \(configuration.port)."
             )
         }
-        // The first loop also answers handlers past their timeout, on its own clock: a sweep that
-        // depended on Swift's shared thread pool would stall whenever that pool is busy.
-        let sweepInterval = index == 0 ? configuration.handlerTimeout.map { min(.seconds(1), $0 / 4) } : nil
-        guard loop.start(daemon: daemon, name: "http-\(index)", sweepInterval: sweepInterval) else {
+        driver.daemon = daemon
+        driver.descriptor = swifty_mhd_epoll_fd(daemon)
+        // Handed to the loop after both are set: the hand-over orders the writes before its reads.
+        guard driver.descriptor >= 0, loop.execute({ loop.addHook(driver) }) else {
             _ = MHD_quiesce_daemon(daemon)
             MHD_stop_daemon(daemon)
-            throw HTTPServerError(code: .startFailed, message: "could not watch libmicrohttpd's epoll descriptor")
+            throw HTTPServerError(code: .startFailed, message: "loop \(index) could not take libmicrohttpd's daemon")
         }
-        return loop
+        return driver
     }
-
     /// The bound TCP port (the ephemeral one when the configuration said 0), or 0 when not running.
     public var port: Int {
         lifecycle.withLock { state in
@@ -201,8 +249,8 @@ public final class HTTPServer: Sendable {
         _ body: @Sendable () async throws -> T
     ) async throws -> T {
         let loop = lifecycle.withLock { state -> EventLoop? in
-            guard case .running(let running) = state, !running.loops.isEmpty else { return nil }
-            return running.loops[abs(index) % running.loops.count]
+            guard case .running(let running) = state, !running.drivers.isEmpty else { return nil }
+            return running.drivers[abs(index) % running.drivers.count].loop
         }
         guard let loop else {
             throw HTTPServerError(
@@ -239,10 +287,11 @@ public final class HTTPServer: Sendable {
 
     private func drainAndStop(_ running: Running, gracePeriod: Duration) async {
         core.draining.store(true, ordering: .relaxed)
-        for loop in running.loops {
+        for driver in running.drivers {
             // libmicrohttpd's state belongs to the loop's thread: quiesce there.
-            await Task(executorPreference: loop) { if let daemon = loop.daemon { _ = MHD_quiesce_daemon(daemon) } }
-                .value
+            await Task(executorPreference: driver.loop) {
+                if let daemon = driver.daemon { _ = MHD_quiesce_daemon(daemon) }
+            }.value
         }
         // Refuse new connections now; the descriptor stays open until every daemon has stopped.
         _ = Glibc.shutdown(running.listenSocket, Int32(SHUT_RDWR))
@@ -269,14 +318,27 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops every loop and daemon and closes the listening socket, without waiting for requests.
+    /// Takes every daemon off its loop and stops it, closes the listening socket, and stops the
+    /// server's own loops (a handed-in group keeps running), without waiting for requests.
     private static func stopNow(_ running: Running, core: ServerCore) {
         core.draining.store(true, ordering: .relaxed)
         _ = core.abandonSuspended()
-        for loop in running.loops { loop.stop() }
+        for driver in running.drivers {
+            // A last run on the loop sends the answers just resumed; then the loop forgets the daemon.
+            let detached = DispatchSemaphore(value: 0)
+            let loop = driver.loop
+            if loop.execute({
+                driver.run()
+                loop.removeHook(driver)
+                detached.signal()
+            }) {
+                detached.wait()
+            }
+        }
         // Quiesce all before stopping any: the daemons share the listening socket, which is ours to close.
-        for loop in running.loops { if let daemon = loop.daemon { _ = MHD_quiesce_daemon(daemon) } }
-        for loop in running.loops { if let daemon = loop.daemon { MHD_stop_daemon(daemon) } }
+        for driver in running.drivers { if let daemon = driver.daemon { _ = MHD_quiesce_daemon(daemon) } }
+        for driver in running.drivers { if let daemon = driver.daemon { MHD_stop_daemon(daemon) } }
         _ = Glibc.close(running.listenSocket)
+        running.ownGroup?.stopNow()
     }
 }

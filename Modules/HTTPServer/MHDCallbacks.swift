@@ -6,22 +6,22 @@ import Synchronization
 /// The C callbacks handed to libmicrohttpd. They are static functions (never closures) so they
 /// capture nothing; each finds its ``ServerCore`` or ``RequestContext`` through a `void *`.
 ///
-/// Every daemon's `cls` is its ``EventLoop`` (which holds the ``ServerCore``).
+/// Every daemon's `cls` is its ``MHDLoopDriver`` (which holds the ``ServerCore`` and the loop).
 enum MHDCallbacks {
     /// `MHD_OPTION_URI_LOG_CALLBACK`: creates the request's context with the raw request-target.
     ///
     /// The context is retained once here; ``completed`` releases it once.
     static let uriLog: swifty_mhd_uri_logger = { cls, uri, _ in
         guard let cls, let uri else { return nil }
-        let core = Unmanaged<EventLoop>.fromOpaque(cls).takeUnretainedValue().core
+        let core = Unmanaged<MHDLoopDriver>.fromOpaque(cls).takeUnretainedValue().core
         return Unmanaged.passRetained(RequestContext(rawTarget: uri, liveCounter: core.liveContexts)).toOpaque()
     }
 
     /// `MHD_AccessHandlerCallback`: forwards to ``ServerCore/access(_:connection:method:version:uploadData:uploadDataSize:)``.
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, data, size, conCls in
         guard let cls, let connection, let size, let conCls else { return .NO }
-        let loop = Unmanaged<EventLoop>.fromOpaque(cls).takeUnretainedValue()
-        let core = loop.core
+        let driver = Unmanaged<MHDLoopDriver>.fromOpaque(cls).takeUnretainedValue()
+        let core = driver.core
         let context: RequestContext
         if let existing = conCls.pointee {
             context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
@@ -32,7 +32,7 @@ enum MHDCallbacks {
                 ?? RequestContext(target: "", targetIsValid: false, liveCounter: core.liveContexts)
             conCls.pointee = Unmanaged.passRetained(context).toOpaque()
         }
-        if context.loop == nil { context.loop = loop }
+        if context.loop == nil { context.loop = driver.loop }
         return core.access(
             context,
             connection: connection,
@@ -48,7 +48,7 @@ enum MHDCallbacks {
     static let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
         guard let cls, let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
-        let core = Unmanaged<EventLoop>.fromOpaque(cls).takeUnretainedValue().core
+        let core = Unmanaged<MHDLoopDriver>.fromOpaque(cls).takeUnretainedValue().core
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         guard context.dispatched else { return }
         if context.stage == .waiting {

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import EventLoops
 import Foundation
 import HTTPTypes
 import Synchronization

@@ -1,5 +1,6 @@
 import AppLogging
 import CMicroHTTPD
+import EventLoops
 import Foundation
 import Synchronization
 

@@ -1,27 +1,31 @@
-public import HTTPServer
+public import EventLoops
 
-/// A one-thread HTTP server on loopback that answers nothing itself: a call made through it runs
-/// on that thread's event loop, as a request handler's call would (``ServiceCore/IOEventLoops``
-/// finds the loop there).
+/// An event loop for tests of transports that run on their caller's loop: build the transport
+/// with ``loops``, and a call made in ``run(_:)`` runs on that loop's thread, as an HTTP
+/// server's request handler would.
 ///
 /// ```swift
-/// let onLoop = try await EventLoopHost.run { IOEventLoops.current != nil }  // true
+/// let transport = CurlTransport(eventLoops: EventLoopHost.loops)
+/// let onLoop = try await EventLoopHost.run { EventLoopHost.loops.loopOfCaller != nil }  // true
 /// ```
 public enum EventLoopHost {
-    /// The host's configuration: 127.0.0.1, a free port, one network thread.
-    public static let configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threadCount: 1)
-    /// The host's handler: 404 for anything.
-    public static let handler: @Sendable (ServerRequest) async -> ServerResponse = { _ in .text(404, "") }
-
-    /// Runs `body` with a started host (call its `onNetworkThread`), stopped afterwards.
-    public static func with<T: Sendable>(_ body: @Sendable (HTTPServer) async throws -> T) async throws -> T {
-        try await withLoopbackServer(configuration: configuration, handler: handler) { host in
-            try await body(host.server)
+    /// One loop (thread `host-0`) shared by the tests of the process; never stopped.
+    public static let loops: EventLoopGroup = {
+        do {
+            return try EventLoopGroup(loopCount: 1, name: "host")
+        } catch {
+            fatalError("the tests' event loop could not start: \(error)")
         }
+    }()
+
+    /// Runs `body` on the loop of ``loops``: it and its async hops run there, as a request
+    /// handler's do.
+    public static func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await run(on: loops.loops[0], body)
     }
 
-    /// Runs `body` on the network thread of a host started for it, and stops the host.
-    public static func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try await with { server in try await server.onNetworkThread { try await body() } }
+    /// Runs `body` on `loop`'s thread: it and its async hops run there.
+    public static func run<T: Sendable>(on loop: EventLoop, _ body: @Sendable () async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(loop) { try await body() }
     }
 }

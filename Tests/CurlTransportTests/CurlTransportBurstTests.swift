@@ -46,7 +46,7 @@ struct CurlTransportBurstTests {
 
     @Test(arguments: [false, true], [false, true])
     func aBurstToACleartextUpstreamIsInFlightAtOnce(onEventLoop: Bool, withIdleConnection: Bool) async throws {
-        let transport = CurlTransport()
+        let transport = CurlTransport(eventLoops: EventLoopHost.loops)
         let barrier = Barrier()
         do {
             try await withLoopbackServer(handler: barrier.handle) { upstream in
@@ -58,9 +58,7 @@ struct CurlTransportBurstTests {
                 }
                 let answers: [String]
                 if onEventLoop {
-                    answers = try await EventLoopHost.with { host in
-                        try await host.onNetworkThread { try await sendBurst(transport, to: url) }
-                    }
+                    answers = try await EventLoopHost.run { try await sendBurst(transport, to: url) }
                 } else {
                     answers = try await sendBurst(transport, to: url)
                 }

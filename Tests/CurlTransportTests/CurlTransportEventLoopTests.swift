@@ -8,12 +8,12 @@ import ServiceTesting
 import Synchronization
 import Testing
 
-/// The transport called from an HTTP server's network thread: it runs its transfers on that
-/// thread's event loop (`usesCallerEventLoop`), and behaves exactly as on its own thread.
+/// The transport called from one of the event loops it was built with: it runs its transfers on
+/// that loop (`usesCallerEventLoop`), and behaves exactly as on its own thread.
 struct CurlTransportEventLoopTests {
     @Test(arguments: TransportConformance.Check.allCases)
     func conformsOnTheCallersLoop(_ check: TransportConformance.Check) async throws {
-        let transport = CurlTransport()
+        let transport = CurlTransport(eventLoops: EventLoopHost.loops)
         do {
             try await TransportConformance(transport: transport).runOnEventLoop(check)
         } catch {
@@ -24,17 +24,17 @@ struct CurlTransportEventLoopTests {
     }
 
     @Test func runsOnTheLoopThatCalls() async throws {
-        let transport = CurlTransport()
+        let transport = CurlTransport(eventLoops: EventLoopHost.loops)
         try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
-            try await EventLoopHost.with { host in
-                let statuses = try await host.onNetworkThread {
+            do {
+                let statuses = try await EventLoopHost.run {
                     var statuses: [Int] = []
                     for _ in 0..<3 {
                         statuses.append(
                             try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/200"))).status
                         )
                         // Back on the loop's thread after the upstream call.
-                        #expect(IOEventLoops.current != nil)
+                        #expect(EventLoopHost.loops.loopOfCaller != nil)
                     }
                     return statuses
                 }
@@ -42,7 +42,7 @@ struct CurlTransportEventLoopTests {
                 #expect(transport.eventLoopCount == 1)
             }
             // Off the loop, the transport's own thread answers.
-            #expect(IOEventLoops.current == nil)
+            #expect(EventLoopHost.loops.loopOfCaller == nil)
             let response = try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/204")))
             #expect(response.status == 204)
         }
@@ -51,10 +51,10 @@ struct CurlTransportEventLoopTests {
     }
 
     @Test func offWhenTheConfigurationSaysSo() async throws {
-        let transport = CurlTransport(configuration: .init(usesCallerEventLoop: false))
+        let transport = CurlTransport(configuration: .init(usesCallerEventLoop: false), eventLoops: EventLoopHost.loops)
         try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
-            try await EventLoopHost.with { host in
-                let status = try await host.onNetworkThread {
+            do {
+                let status = try await EventLoopHost.run {
                     try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/200"))).status
                 }
                 #expect(status == 200)
@@ -65,10 +65,10 @@ struct CurlTransportEventLoopTests {
     }
 
     @Test func shutdownFailsWhatIsInFlightOnTheLoop() async throws {
-        let transport = CurlTransport()
+        let transport = CurlTransport(eventLoops: EventLoopHost.loops)
         try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
-            try await EventLoopHost.with { host in
-                async let outcome: Result<Int, TransportError> = host.onNetworkThread {
+            do {
+                async let outcome: Result<Int, TransportError> = EventLoopHost.run {
                     do {
                         let request = HTTPRequest(method: .get, url: upstream.url("/delay/5000"), timeout: .seconds(20))
                         return .success(try await transport.send(request).status)
@@ -89,7 +89,7 @@ struct CurlTransportEventLoopTests {
                 #expect(error.code == .shutDown)
                 #expect(transport.eventLoopCount == 0)
                 // After a shutdown every request fails at once, on the loop too.
-                let late = try await host.onNetworkThread { () -> TransportError.Code? in
+                let late = try await EventLoopHost.run { () -> TransportError.Code? in
                     do {
                         _ = try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/200")))
                         return nil
@@ -103,12 +103,12 @@ struct CurlTransportEventLoopTests {
     }
 
     @Test func aStoppingLoopFailsItsTransfers() async throws {
-        let transport = CurlTransport()
+        let loops = try EventLoopGroup(loopCount: 1, name: "stopping")
+        let transport = CurlTransport(eventLoops: loops)
         try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
-            let host = try LoopbackServer(configuration: EventLoopHost.configuration, handler: EventLoopHost.handler)
             let outcome = Task { () -> TransportError.Code? in
                 do {
-                    _ = try await host.server.onNetworkThread {
+                    _ = try await EventLoopHost.run(on: loops.loops[0]) {
                         try await transport.send(
                             HTTPRequest(method: .get, url: upstream.url("/delay/5000"), timeout: .seconds(20)))
                     }
@@ -120,12 +120,27 @@ struct CurlTransportEventLoopTests {
             for _ in 0..<200 where transport.eventLoopCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
             #expect(transport.eventLoopCount == 1)
             let started = ContinuousClock.now
-            await host.shutdown(gracePeriod: .milliseconds(50))
+            await loops.shutdown()
             #expect(try await outcome.value == .shutDown)
             #expect(ContinuousClock.now - started < .seconds(4))
             #expect(transport.eventLoopCount == 0)
         }
         await transport.shutdown()
+    }
+
+    @Test func aLoopOfAnotherGroupIsNotTheCallersLoop() async throws {
+        let transport = CurlTransport(eventLoops: EventLoopHost.loops)
+        let other = try EventLoopGroup(loopCount: 1, name: "other")
+        try await withLoopbackServer(handler: TransportConformance.handle) { upstream in
+            let status = try await EventLoopHost.run(on: other.loops[0]) {
+                try await transport.send(HTTPRequest(method: .get, url: upstream.url("/status/200"))).status
+            }
+            #expect(status == 200)
+            // Sent from a loop the transport was not given: its own thread took it.
+            #expect(transport.eventLoopCount == 0)
+        }
+        await transport.shutdown()
+        await other.shutdown()
     }
 }
 
@@ -134,14 +149,14 @@ struct CurlTransportEventLoopTests {
 /// number comes back for a new connection.
 struct CurlTransportParkedSocketTests {
     @Test func idleConnectionsClosedByTheUpstreamAreReplaced() async throws {
-        let transport = CurlTransport()
+        let transport = CurlTransport(eventLoops: EventLoopHost.loops)
         // The upstream closes a connection after a second without a request.
         let upstreamConfiguration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, connectionTimeout: .seconds(1))
         try await withLoopbackServer(configuration: upstreamConfiguration, handler: TransportConformance.handle) {
             upstream in
-            try await EventLoopHost.with { host in
+            do {
                 let url = upstream.url("/status/200")
-                let rounds = try await host.onNetworkThread { () -> [[Int]] in
+                let rounds = try await EventLoopHost.run { () -> [[Int]] in
                     var rounds: [[Int]] = []
                     for round in 0..<3 {
                         if round > 0 { try await Task.sleep(for: .milliseconds(1600)) }
@@ -165,15 +180,15 @@ struct CurlTransportParkedSocketTests {
     }
 
     @Test func socketNumbersReusedByNewConnectionsAreWatchedAgain() async throws {
-        let transport = CurlTransport()
+        let transport = CurlTransport(eventLoops: EventLoopHost.loops)
         // Every answer closes its connection, so each request opens a socket that often gets the
         // number of the one just closed.
         try await withLoopbackServer(handler: { _ in
             ServerResponse(status: 200, headers: ["Connection": "close"], body: Data("closing".utf8))
         }) { upstream in
-            try await EventLoopHost.with { host in
+            do {
                 let url = upstream.url("/close")
-                let statuses = try await host.onNetworkThread { () -> [Int] in
+                let statuses = try await EventLoopHost.run { () -> [Int] in
                     var statuses: [Int] = []
                     for _ in 0..<40 {
                         statuses.append(

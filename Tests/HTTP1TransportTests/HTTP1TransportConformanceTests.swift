@@ -3,13 +3,13 @@ import HTTP1Transport
 import ServiceTesting
 import Testing
 
-/// The whole transport suite, sent from an HTTP server's network thread: the fast path (and,
+/// The whole transport suite, sent from one of the transport's event loops: the fast path (and,
 /// for the task the cancellation check starts, the fallback).
 struct HTTP1TransportConformanceTests {
     @Test(arguments: TransportConformance.Check.allCases)
     func conformsOnTheCallersLoop(_ check: TransportConformance.Check) async throws {
-        let curl = CurlTransport()
-        let transport = HTTP1Transport(fallback: curl)
+        let curl = CurlTransport(eventLoops: EventLoopHost.loops)
+        let transport = HTTP1Transport(eventLoops: EventLoopHost.loops, fallback: curl)
         var failure: (any Error)?
         do {
             try await TransportConformance(transport: transport).runOnEventLoop(check)

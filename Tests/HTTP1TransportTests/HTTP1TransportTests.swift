@@ -1,3 +1,4 @@
+import AppLogging
 import CurlTransport
 import EventLoops
 import Foundation
@@ -12,22 +13,26 @@ import Testing
 /// The fast path's own behaviour: where requests go, keep-alive, the retry on a connection the
 /// peer closed, bodies framed every way HTTP/1.1 allows, limits and shutdown.
 struct HTTP1TransportTests {
-    /// Runs `body` on an event loop's thread with a transport whose fallback records its requests.
+    /// Runs `body` on the thread of a loop of its own (so no other test's work delays it) with a
+    /// transport built with that loop, whose fallback records its requests.
     private func onLoop<T: Sendable>(
         _ configuration: HTTP1Transport.Configuration = .init(),
         _ body: @escaping @Sendable (HTTP1Transport, RecordingTransport) async throws -> T
     ) async throws -> T {
-        let curl = CurlTransport()
+        let loops = try EventLoopGroup(loopCount: 1, name: "http1-test")
+        let curl = CurlTransport(eventLoops: loops)
         let fallback = RecordingTransport(wrapping: curl)
-        let transport = HTTP1Transport(configuration: configuration, fallback: fallback)
+        let transport = HTTP1Transport(configuration: configuration, eventLoops: loops, fallback: fallback)
         do {
-            let result = try await EventLoopHost.run { try await body(transport, fallback) }
+            let result = try await EventLoopHost.run(on: loops.loops[0]) { try await body(transport, fallback) }
             await transport.shutdown()
             await curl.shutdown()
+            await loops.shutdown()
             return result
         } catch {
             await transport.shutdown()
             await curl.shutdown()
+            await loops.shutdown()
             throw error
         }
     }
@@ -48,7 +53,7 @@ struct HTTP1TransportTests {
                 for _ in 0..<3 {
                     let response = try await transport.send(Self.get(url))
                     bodies.append(String(decoding: response.body, as: UTF8.self))
-                    #expect(IOEventLoops.current != nil)
+                    #expect(transport.eventLoops.loopOfCaller != nil)
                 }
                 return (bodies, fallback.requests.count, transport.eventLoopCount)
             }
@@ -63,10 +68,13 @@ struct HTTP1TransportTests {
         try await withLoopbackServer(handler: TransportConformance.handle) { server in
             // The fallback answers 299 itself, so where each request went shows in its status.
             let fallback = RecordingTransport(wrapping: MockTransport(fallback: .status(299)))
-            let transport = HTTP1Transport(fallback: fallback)
+            let log = InMemoryLogHandler()
+            let transport = HTTP1Transport(
+                eventLoops: EventLoopHost.loops, fallback: fallback, logger: Logger(label: "test", handler: log))
             let local = server.url("/status/204")
             let localhost = URL(string: "http://localhost:\(server.port)/status/204")!
-            // Off any event loop, even a numeric URL is the fallback's.
+            // Off its event loops, even a numeric URL is the fallback's.
+            #expect(try await transport.send(Self.get(local)).status == 299)
             #expect(try await transport.send(Self.get(local)).status == 299)
             let statuses = try await EventLoopHost.run {
                 [
@@ -78,9 +86,56 @@ struct HTTP1TransportTests {
                 ]
             }
             #expect(statuses == [204, 204, 299, 299])
-            #expect(fallback.requests.count == 3)
+            #expect(fallback.requests.count == 4)
+            // Counted by reason, and the first of each reason logged once.
+            #expect(transport.fallbackCounts == [.offLoop: 2, .https: 1, .userInfo: 1, .otherURL: 0])
+            let reasons = log.records.compactMap { $0.metadata["reason"].map { "\($0)" } }
+            #expect(reasons == ["off_loop", "https", "user_info"])
             await transport.shutdown()
         }
+    }
+
+    @Test func aLoopOfAnotherGroupAndTheSettingOffBothSendToTheFallback() async throws {
+        try await withLoopbackServer(handler: TransportConformance.handle) { server in
+            let fallback = RecordingTransport(wrapping: MockTransport(fallback: .status(299)))
+            let other = try EventLoopGroup(loopCount: 1, name: "other")
+            let onLoops = HTTP1Transport(eventLoops: EventLoopHost.loops, fallback: fallback)
+            let settingOff = HTTP1Transport(
+                configuration: .init(usesCallerEventLoop: false), eventLoops: EventLoopHost.loops, fallback: fallback)
+            let local = server.url("/status/204")
+            // A loop, but not one the transport was given: not the caller's loop to it.
+            let fromOther = try await EventLoopHost.run(on: other.loops[0]) {
+                try await onLoops.send(Self.get(local)).status
+            }
+            let fromOwn = try await EventLoopHost.run { try await settingOff.send(Self.get(local)).status }
+            #expect(fromOther == 299)
+            #expect(fromOwn == 299)
+            #expect(onLoops.fallbackCounts[.offLoop] == 1)
+            #expect(settingOff.fallbackCounts[.offLoop] == 1)
+            #expect(onLoops.eventLoopCount == 0 && settingOff.eventLoopCount == 0)
+            await onLoops.shutdown()
+            await settingOff.shutdown()
+            await other.shutdown()
+        }
+    }
+
+    @Test(arguments: [
+        ("https://api.example.com/v1", HTTP1Transport.FallbackReason.https),
+        ("HTTPS://api.example.com/v1", .https),
+        ("http://user:secret@127.0.0.1:8080/", .userInfo),
+        ("http://%31%32%37.0.0.1/", .otherURL),
+        ("ftp://example.com/", .otherURL),
+    ])
+    func aRefusedURLIsCountedUnderItsReason(_ url: String, _ reason: HTTP1Transport.FallbackReason) async throws {
+        let fallback = RecordingTransport(wrapping: MockTransport(fallback: .status(299)))
+        let transport = HTTP1Transport(eventLoops: EventLoopHost.loops, fallback: fallback)
+        let status = try await EventLoopHost.run {
+            try await transport.send(HTTPRequest(method: .get, url: URL(string: url)!, timeout: .seconds(5))).status
+        }
+        #expect(status == 299)
+        #expect(transport.fallbackCounts[reason] == 1)
+        #expect(transport.fallbackCounts.values.reduce(0, +) == 1)
+        await transport.shutdown()
     }
 
     /// Maps names to addresses and counts the lookups.
@@ -103,7 +158,7 @@ struct HTTP1TransportTests {
         try await withLoopbackServer(handler: TransportConformance.handle) { server in
             let resolver = FixedResolver(["users.internal": "127.0.0.1"])
             let fallback = RecordingTransport(wrapping: MockTransport(fallback: .status(299)))
-            let transport = HTTP1Transport(resolver: resolver, fallback: fallback)
+            let transport = HTTP1Transport(eventLoops: EventLoopHost.loops, resolver: resolver, fallback: fallback)
             let named = URL(string: "http://users.internal:\(server.port)/status/204")!
             let unknown = URL(string: "http://nowhere.internal:\(server.port)/status/204")!
             let (statuses, failure) = try await EventLoopHost.run { () -> ([Int], TransportError?) in

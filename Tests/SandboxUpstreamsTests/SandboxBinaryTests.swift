@@ -1,3 +1,4 @@
+import EventLoops
 import Foundation
 import HTTPServer
 import HTTPTypes

@@ -32,7 +32,7 @@ struct AccessLogBatchTests {
 
     @Test func linesOfOneLoopTurnShareOneWriteInOrder() async throws {
         let sink = Sink()
-        let batch = AccessLogBatch(sink: sink.record)
+        let batch = AccessLogBatch(eventLoops: EventLoopHost.loops, sink: sink.record)
         let callsWhileWriting = try await EventLoopHost.run {
             for number in 0..<5 { batch.write(Self.line(number)) }
             return sink.count
@@ -44,7 +44,7 @@ struct AccessLogBatchTests {
 
     @Test func linesOffALoopAreWrittenAtOnce() {
         let sink = Sink()
-        let batch = AccessLogBatch(sink: sink.record)
+        let batch = AccessLogBatch(eventLoops: EventLoopHost.loops, sink: sink.record)
         batch.write(Self.line(1))
         #expect(sink.count == 1)
         batch.write(Self.line(2))
@@ -53,7 +53,7 @@ struct AccessLogBatchTests {
 
     @Test func aFullBatchIsWrittenWithoutWaitingForTheTurn() async throws {
         let sink = Sink()
-        let batch = AccessLogBatch(sink: sink.record)
+        let batch = AccessLogBatch(eventLoops: EventLoopHost.loops, sink: sink.record)
         let long = Array(repeating: UInt8(ascii: "x"), count: 1000) + [UInt8(ascii: "\n")]
         let lineCount = AccessLogBatch.flushThreshold / long.count + 1
         let callsWhileWriting = try await EventLoopHost.run {

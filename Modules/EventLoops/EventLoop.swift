@@ -1,26 +1,24 @@
-import CMicroHTTPD
+import CEpoll
 import Dispatch
-import EventLoops
 import Foundation
 import Glibc
 import Synchronization
 
-/// One network thread: it drives one libmicrohttpd daemon in external-polling (epoll) mode and is
-/// the task executor of the requests that daemon dispatches.
+/// One thread that waits on epoll and runs work: the task executor of the tasks that prefer it
+/// and an ``IOEventLoop`` whose descriptors, timers and hand-overs all run on that thread.
 ///
-/// A handler task runs with this loop as its preferred executor, so its async hops (a default
-/// actor, `Task.yield`, the continuation of an upstream call resumed elsewhere) come back to the
-/// thread that owns the connection: answering after an async hop costs no thread switch, only
-/// this loop's queue. Work from other threads wakes the loop through an `eventfd`.
+/// Loops are made and started by an ``EventLoopGroup``. A task that prefers a loop as its
+/// executor (an HTTP server's request handler does) has its async hops come back to the loop's
+/// thread, and a transport built with the group finds that loop with ``isCurrent`` and keeps its
+/// sockets and timers on it: an upstream call then costs no hand-over between threads. Work from
+/// other threads wakes the loop through an `eventfd`.
 ///
-/// It is also an ``ServiceCore/IOEventLoop``: a transport called by a handler can watch its own
-/// sockets and timers here (see ``ServiceCore/IOEventLoops/current``), so the upstream call and
-/// its answer stay on this thread.
-final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
-    // `@unchecked Sendable`: `daemon` is written once before the thread starts and read afterwards
-    // (the thread start orders the write); `watchers`, `timers` and `stopHandlers` are touched on
-    // the loop's thread only (the `IOEventLoop` contract); everything else shared between threads
-    // is a `Mutex`, an `Atomic` or a descriptor whose system calls are thread-safe.
+/// A library that keeps its own descriptor set and must be run every turn (libmicrohttpd in
+/// external-polling mode) joins a loop with an ``EventLoopHook``.
+public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
+    // `@unchecked Sendable`: `watchers`, `timers`, `hooks`, `pollDescriptors` and `stopHandlers`
+    // are touched on the loop's thread only (the `IOEventLoop` contract); everything else shared
+    // between threads is a `Mutex`, an `Atomic` or a descriptor whose system calls are thread-safe.
 
     private struct Timer {
         var id: UInt64
@@ -37,38 +35,36 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         var isEmpty: Bool { jobs.isEmpty && work.isEmpty }
     }
 
-    let core: ServerCore
-    private(set) var daemon: OpaquePointer?
-    /// libmicrohttpd's epoll descriptor. It is waited on beside ``epollFD`` (with `poll`), not
-    /// inside it: an epoll set that sits in another one makes every `EPOLL_CTL_ADD` on it take
-    /// the kernel's global nested-epoll path, and libmicrohttpd adds a connection back to its set
-    /// each time a suspended request is resumed.
-    private var mhdFD: Int32 = -1
     private let epollFD: Int32
     private let wakeFD: Int32
     private let queue = Mutex(Queue())
     private let stopRequested = Atomic<Bool>(false)
     private let loopThread = Atomic<UInt>(0)
     private let exited = DispatchSemaphore(value: 0)
-    private var started = false
-    private var sweepInterval: Duration?
+    private let started = Atomic<Bool>(false)
     // Loop thread only.
     private var watchers: [Int32: (IOReadiness) -> Void] = [:]
     private var timers: [Timer] = []
     private var nextTimerID: UInt64 = 0
     private var stopHandlers: [() -> Void] = []
+    private var hooks: [any EventLoopHook] = []
+    /// The hooks' descriptors, then ``epollFD``: what the loop polls when it has hooks.
+    private var pollDescriptors: [pollfd] = []
     /// The jobs and work being run by ``runQueuedJobs()`` (loop thread only).
     private var takenJobs: [UnownedJob] = []
     private var takenWork: [@Sendable () -> Void] = []
     private var runningJobs = false
 
     /// Creates the loop's epoll and wake descriptors; `nil` when the system refuses them.
-    init?(core: ServerCore) {
-        self.core = core
+    init?() {
         epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         // On failure `deinit` still runs (every property is set) and closes what was opened.
         guard epollFD >= 0, wakeFD >= 0 else { return nil }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = wakeFD
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0 else { return nil }
     }
 
     deinit {
@@ -76,45 +72,41 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         if wakeFD >= 0 { Glibc.close(wakeFD) }
     }
 
-    /// Whether the caller runs on this loop's thread.
-    var isCurrent: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+    /// Whether the caller runs on this loop's thread: the check a transport makes to find the
+    /// loop of the handler that calls it.
+    public var isCurrent: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
 
-    /// Starts the thread that drives `daemon`; false when its descriptors cannot be watched.
-    /// - Parameter sweepInterval: How often this loop runs ``ServerCore/expireOverdue(now:)``; `nil` for never.
-    func start(daemon: OpaquePointer, name: String, sweepInterval: Duration?) -> Bool {
-        let mhdFD = swifty_mhd_epoll_fd(daemon)
-        guard mhdFD >= 0, watch(wakeFD) else { return false }
-        self.mhdFD = mhdFD
-        self.daemon = daemon
-        self.sweepInterval = sweepInterval
-        started = true
+    /// Starts the loop's thread, named `name`.
+    func start(name: String) {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
         let thread = Thread { [self] in
             ThreadNaming.nameCurrentThread(name)
             self.runLoop()
         }
         thread.start()
-        return true
     }
 
-    private func watch(_ fd: Int32) -> Bool {
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.fd = fd
-        return epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0
+    /// Asks the loop to stop and waits until its thread has run its last turn; not from the
+    /// loop's own thread.
+    func stop() {
+        guard started.exchange(false, ordering: .relaxed) else { return }
+        stopRequested.store(true, ordering: .relaxed)
+        wake()
+        exited.wait()
     }
 
-    /// Wakes the loop from another thread so it runs its queue and libmicrohttpd again.
-    func wake() {
+    /// Wakes the loop from another thread so that it runs a turn (its queue and its hooks).
+    public func wake() {
         var one: UInt64 = 1
         _ = Glibc.write(wakeFD, &one, 8)
     }
 
     /// Queues a job of a task that prefers this executor.
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
         guard push({ $0.jobs.append(unownedJob) }) else {
-            // The loop has stopped (the server shut down): late work of abandoned handlers runs
-            // on the global executor instead, so those tasks still finish.
+            // The loop has stopped: late work of abandoned tasks runs on the global executor
+            // instead, so those tasks still finish.
             globalConcurrentExecutor.enqueue(unownedJob)
             return
         }
@@ -133,17 +125,11 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         return accepted
     }
 
-    /// Asks the loop to stop and waits until its thread has run its last turn.
-    func stop() {
-        guard started else { return }
-        started = false
-        stopRequested.store(true, ordering: .relaxed)
-        wake()
-        exited.wait()
-    }
-
-    /// Runs the queued jobs (and those they queue), up to a bound; only on the loop's thread.
-    func runQueuedJobs() {
+    /// Runs the queued jobs and work (and those they queue), up to a bound; loop thread only.
+    ///
+    /// The loop runs it at the start of every turn; a hook may run it sooner (after starting a
+    /// task that prefers this loop, so a task that does not really wait finishes at once).
+    public func runQueuedJobs() {
         // Not re-entered: a job that led here again would find the arrays below in use. The
         // outer call runs whatever was queued meanwhile on its next pass.
         guard !runningJobs else { return }
@@ -164,16 +150,36 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         }
     }
 
+    // MARK: Hooks
+
+    /// Runs `hook` on every turn from now on, and polls its descriptor beside the loop's own;
+    /// loop thread only.
+    public func addHook(_ hook: any EventLoopHook) {
+        hooks.append(hook)
+        rebuildPollDescriptors()
+    }
+
+    /// Stops running `hook`; loop thread only.
+    public func removeHook(_ hook: any EventLoopHook) {
+        hooks.removeAll { $0 === hook }
+        rebuildPollDescriptors()
+    }
+
+    private func rebuildPollDescriptors() {
+        pollDescriptors = hooks.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        if !hooks.isEmpty { pollDescriptors.append(pollfd(fd: epollFD, events: Int16(POLLIN), revents: 0)) }
+    }
+
     // MARK: IOEventLoop
 
     /// Runs `work` on the loop's thread soon; `false` when the loop has stopped.
     @discardableResult
-    func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
         push { $0.work.append(work) }
     }
 
     /// Watches a descriptor (loop thread only).
-    func watch(_ descriptor: Int32, for interest: IOInterest, handler: @escaping (IOReadiness) -> Void) -> Bool {
+    public func watch(_ descriptor: Int32, for interest: IOInterest, handler: @escaping (IOReadiness) -> Void) -> Bool {
         var event = epoll_event()
         event.events =
             (interest.contains(.readable) ? EPOLLIN.rawValue : 0)
@@ -186,28 +192,30 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     }
 
     /// Stops watching a descriptor (loop thread only).
-    func unwatch(_ descriptor: Int32) {
+    public func unwatch(_ descriptor: Int32) {
         guard watchers.removeValue(forKey: descriptor) != nil else { return }
         var event = epoll_event()
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, descriptor, &event)
     }
 
     /// Schedules a one-shot timer (loop thread only).
-    func schedule(at deadline: ContinuousClock.Instant, _ handler: @escaping () -> Void) -> IOTimerID {
+    public func schedule(at deadline: ContinuousClock.Instant, _ handler: @escaping () -> Void) -> IOTimerID {
         nextTimerID += 1
         timers.append(Timer(id: nextTimerID, deadline: deadline, handler: handler))
         return IOTimerID(rawValue: nextTimerID)
     }
 
     /// Forgets a timer (loop thread only).
-    func cancelTimer(_ id: IOTimerID) {
+    public func cancelTimer(_ id: IOTimerID) {
         timers.removeAll { $0.id == id.rawValue }
     }
 
     /// Registers a handler for the loop's last turn (loop thread only).
-    func whenStopping(_ handler: @escaping () -> Void) {
+    public func whenStopping(_ handler: @escaping () -> Void) {
         stopHandlers.append(handler)
     }
+
+    // MARK: The turn
 
     /// Fires the timers whose deadline has passed, in deadline order; a handler may schedule more.
     private func runDueTimers(now: ContinuousClock.Instant) {
@@ -225,7 +233,7 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     }
 
     /// Whole milliseconds from `now` until `deadline`, rounded up, between 0 and 1000.
-    private static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
+    public static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
         guard deadline > now else { return 0 }
         let left = now.duration(to: deadline)
         let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
@@ -240,57 +248,50 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         return readiness
     }
 
-    /// Waits up to `timeout` ms until libmicrohttpd's descriptors or this loop's are ready;
-    /// returns how many of this loop's events were stored in `events` (libmicrohttpd's are
-    /// handled by the next `MHD_run`).
+    /// Waits up to `timeout` ms until this loop's descriptors (or a hook's) are ready; returns
+    /// how many of this loop's events were stored in `events` (a hook's are handled by its next
+    /// run).
     private func wait(timeout: Int32, into events: inout [epoll_event]) -> Int32 {
-        var descriptors = (
-            pollfd(fd: mhdFD, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: epollFD, events: Int16(POLLIN), revents: 0)
-        )
-        let ready = withUnsafeMutableBytes(of: &descriptors) { raw in
-            poll(raw.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout)
+        if pollDescriptors.isEmpty {
+            return epoll_wait(epollFD, &events, Int32(events.count), timeout)
         }
-        guard ready > 0, descriptors.1.revents != 0 else { return 0 }
+        // A hook's descriptor is polled beside the epoll set, not added to it: an epoll set that
+        // sits in another one makes every `EPOLL_CTL_ADD` on it take the kernel's global
+        // nested-epoll path.
+        let count = pollDescriptors.count
+        let ready = pollDescriptors.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t(count), timeout) }
+        guard ready > 0, pollDescriptors[count - 1].revents != 0 else { return 0 }
         return epoll_wait(epollFD, &events, Int32(events.count), 0)
     }
 
     private func runLoop() {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
-        // libmicrohttpd sends with MSG_NOSIGNAL; blocking SIGPIPE here is a second guard.
+        // Sockets are written with MSG_NOSIGNAL; blocking SIGPIPE here is a second guard.
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
-        guard let daemon else { return }
-        IOEventLoops.setCurrent(self)
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         let clock = ContinuousClock()
-        var nextSweep = sweepInterval.map { clock.now + $0 }
         while !stopRequested.load(ordering: .relaxed) {
             runQueuedJobs()
-            let turn = clock.now
-            if !timers.isEmpty { runDueTimers(now: turn) }
-            if let due = nextSweep, let interval = sweepInterval, turn >= due {
-                _ = core.expireOverdue()
-                nextSweep = turn + interval
-            }
-            _ = MHD_run(daemon)
-            // Timers that came due during libmicrohttpd's turn (an upstream call started by a
-            // handler it dispatched asks for one at 0 ms) fire now, before waiting: the requests
-            // leave in one burst at the end of the turn.
             if !timers.isEmpty { runDueTimers(now: clock.now) }
+            if !hooks.isEmpty {
+                for hook in hooks { hook.run() }
+                // Timers that came due during a hook's run (an upstream call started by a handler
+                // it dispatched asks for one at 0 ms) fire now, before waiting: the requests
+                // leave in one burst at the end of the turn.
+                if !timers.isEmpty { runDueTimers(now: clock.now) }
+            }
             var timeout: Int32 = 1000
             if queue.withLock({ !$0.isEmpty }) {
-                // More work queued: only look (without waiting) at the watched descriptors, which
-                // libmicrohttpd's turn above does not cover, so they are never starved.
+                // More work queued: only look (without waiting) at the watched descriptors, so
+                // they are never starved.
                 if watchers.isEmpty { continue }
                 timeout = 0
             } else {
-                var mhdTimeout: UInt64 = 0
-                if MHD_get_timeout(daemon, &mhdTimeout) == .YES { timeout = Int32(min(mhdTimeout, 1000)) }
                 let now = clock.now
-                if let due = nextSweep { timeout = min(timeout, Self.milliseconds(from: now, to: due)) }
+                for hook in hooks { timeout = min(timeout, hook.longestWait(now: now)) }
                 if let due = timers.lazy.map(\.deadline).min() {
                     timeout = min(timeout, Self.milliseconds(from: now, to: due))
                 }
@@ -306,9 +307,17 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
                 }
             }
         }
-        // Last turn: answers resumed by the shutdown sweep get queued before the daemon stops.
+        lastTurn()
+        loopThread.store(0, ordering: .relaxed)
+        exited.signal()
+    }
+
+    private func lastTurn() {
+        // Answers resumed by an owner's shutdown get queued, and sent by the hooks, first.
         runQueuedJobs()
-        _ = MHD_run(daemon)
+        for hook in hooks { hook.run() }
+        hooks = []
+        pollDescriptors = []
         // Whoever keeps work on this loop ends it now (their callers' jobs are queued below).
         let handlers = stopHandlers
         stopHandlers = []
@@ -327,8 +336,5 @@ final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         // Still on the loop's thread, as `execute` promised; what they hand over now is refused.
         for item in work { item() }
         for job in leftover { globalConcurrentExecutor.enqueue(job) }
-        IOEventLoops.setCurrent(nil)
-        loopThread.store(0, ordering: .relaxed)
-        exited.signal()
     }
 }

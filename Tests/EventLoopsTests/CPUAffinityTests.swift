@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-@testable import HTTPServer
+@testable import EventLoops
 
-/// The default thread count follows the CPUs the process may run on.
+/// The default loop count follows the CPUs the process may run on.
 struct CPUAffinityTests {
     /// A `Cpus_allowed` mask (as `/proc/.../status` prints it) and the CPUs it allows.
     @Test(arguments: [
@@ -53,7 +53,6 @@ struct CPUAffinityTests {
         #expect(CPUAffinity.allowedCPUs()?.count == allowed)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         #expect((1...max(cores, allowed)).contains(allowed))
-        #expect(HTTPServer.Configuration.defaultThreadCount == min(cores, allowed))
-        #expect(HTTPServer.Configuration().threadCount == HTTPServer.Configuration.defaultThreadCount)
+        #expect(EventLoopGroup.defaultLoopCount == min(cores, allowed))
     }
 }

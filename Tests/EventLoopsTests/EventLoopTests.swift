@@ -1,0 +1,187 @@
+import EventLoops
+import Foundation
+import Synchronization
+import Testing
+
+/// The loops of an `EventLoopGroup`: where the caller runs, descriptors, timers, hand-overs,
+/// hooks and the last turn.
+struct EventLoopTests {
+    /// Order of events seen on one loop; touched on that loop's thread only.
+    private final class Record: @unchecked Sendable {
+        // `@unchecked Sendable`: written and read on one event loop's thread only (by the tests below).
+        var values: [Int] = []
+    }
+
+    /// Runs `body` with a new group, stopped afterwards.
+    private func withGroup<T: Sendable>(
+        _ count: Int = 1, _ body: @Sendable (EventLoopGroup) async throws -> T
+    ) async throws -> T {
+        let group = try EventLoopGroup(loopCount: count, name: "test")
+        do {
+            let result = try await body(group)
+            await group.shutdown()
+            return result
+        } catch {
+            await group.shutdown()
+            throw error
+        }
+    }
+
+    @Test func aTaskThatPrefersALoopRunsOnItAndOnlyThatLoopIsCurrent() async throws {
+        try await withGroup(2) { group in
+            let (first, second) = (group.loops[0], group.loops[1])
+            let seen = try await withTaskExecutorPreference(second) { () -> (Bool, Bool, Bool) in
+                try await Task.sleep(for: .milliseconds(1))
+                return (second.isCurrent, first.isCurrent, group.loopOfCaller === second)
+            }
+            #expect(seen == (true, false, true))
+            #expect(!first.isCurrent && !second.isCurrent)
+            #expect(group.loopOfCaller == nil)
+        }
+    }
+
+    @Test func theGroupHasTheLoopsAskedForOnThreadsOfTheirOwnAndHandsThemOutInTurn() async throws {
+        try await withGroup(3) { group in
+            #expect(group.loops.count == 3)
+            #expect(Set(group.loops.map(ObjectIdentifier.init)).count == 3)
+            let picked = (0..<6).map { _ in ObjectIdentifier(group.next()) }
+            #expect(Set(picked).count == 3)
+            #expect(Array(picked[0..<3]) == Array(picked[3..<6]))
+            var names: [String] = []
+            for loop in group.loops {
+                names.append(
+                    await withCheckedContinuation { continuation in
+                        loop.execute { continuation.resume(returning: Thread.current.name ?? "") }
+                    })
+            }
+            #expect(names == ["test-0", "test-1", "test-2"])
+        }
+    }
+
+    @Test func theDefaultSizeIsTheCPUsTheProcessMayRunOn() throws {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let allowed = CPUAffinity.allowedCPUCount() ?? cores
+        #expect(EventLoopGroup.defaultLoopCount == min(cores, allowed))
+        #expect(throws: EventLoopError.self) { try EventLoopGroup(loopCount: 0) }
+    }
+
+    @Test func timersFireInDeadlineOrderAndCancelledOnesNever() async throws {
+        let order = try await withGroup { group in
+            let loop = group.loops[0]
+            return await withCheckedContinuation { continuation in
+                loop.execute {
+                    let record = Record()
+                    let now = ContinuousClock.now
+                    _ = loop.schedule(at: now + .milliseconds(30)) {
+                        record.values.append(30)
+                        continuation.resume(returning: record.values)
+                    }
+                    _ = loop.schedule(at: now + .milliseconds(10)) { record.values.append(10) }
+                    let cancelled = loop.schedule(at: now + .milliseconds(15)) { record.values.append(15) }
+                    _ = loop.schedule(at: now + .milliseconds(20)) { record.values.append(20) }
+                    _ = loop.schedule(at: now - .milliseconds(5)) { record.values.append(0) }
+                    loop.cancelTimer(cancelled)
+                }
+            }
+        }
+        #expect(order == [0, 10, 20, 30])
+    }
+
+    @Test func aWatchedDescriptorIsReportedReadable() async throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        let received = try await withGroup { group in
+            let loop = group.loops[0]
+            return await withCheckedContinuation { continuation in
+                loop.execute {
+                    let watching = loop.watch(readEnd, for: .readable) { readiness in
+                        guard readiness.contains(.readable) else { return }
+                        var byte: UInt8 = 0
+                        _ = read(readEnd, &byte, 1)
+                        loop.unwatch(readEnd)
+                        continuation.resume(returning: byte)
+                    }
+                    guard watching else { return continuation.resume(returning: UInt8(0)) }
+                    // Written from another thread, after the watch is in place.
+                    Thread.detachNewThread {
+                        var byte: UInt8 = 42
+                        _ = write(writeEnd, &byte, 1)
+                    }
+                }
+            }
+        }
+        #expect(received == 42)
+    }
+
+    /// Counts its runs and turns the loop when its pipe is readable.
+    private final class CountingHook: EventLoopHook, @unchecked Sendable {
+        // `@unchecked Sendable`: `runs` is written on the loop's thread only and read atomically.
+        let descriptor: Int32
+        let runs = Atomic<Int>(0)
+        init(descriptor: Int32) { self.descriptor = descriptor }
+        func run() { runs.add(1, ordering: .relaxed) }
+        func longestWait(now: ContinuousClock.Instant) -> Int32 { 1000 }
+    }
+
+    @Test func aHookRunsEveryTurnAndItsDescriptorWakesTheLoop() async throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        let hook = CountingHook(descriptor: readEnd)
+        try await withGroup { group in
+            let loop = group.loops[0]
+            await withCheckedContinuation { continuation in
+                loop.execute {
+                    loop.addHook(hook)
+                    continuation.resume()
+                }
+            }
+            // Idle, the loop waits up to the hook's second; a byte on the pipe turns it at once
+            // (and again while unread), so the hook runs many times within 500 ms.
+            let before = hook.runs.load(ordering: .relaxed)
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+            let deadline = ContinuousClock.now + .milliseconds(500)
+            while hook.runs.load(ordering: .relaxed) < before + 3 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(hook.runs.load(ordering: .relaxed) >= before + 3)
+            await withCheckedContinuation { continuation in
+                loop.execute {
+                    loop.removeHook(hook)
+                    continuation.resume()
+                }
+            }
+            _ = read(readEnd, &byte, 1)
+        }
+    }
+
+    @Test func handedOverWorkRunsOnTheLoopAndTheLastTurnEndsWhatIsLeft() async throws {
+        let group = try EventLoopGroup(loopCount: 1, name: "test")
+        let loop = group.loops[0]
+        let stopped = Atomic<Bool>(false)
+        let ranOnLoop = await withCheckedContinuation { continuation in
+            let accepted = loop.execute {
+                loop.whenStopping { stopped.store(true, ordering: .relaxed) }
+                continuation.resume(returning: loop.isCurrent)
+            }
+            if !accepted { continuation.resume(returning: false) }
+        }
+        #expect(ranOnLoop)
+        let stoppedBefore = stopped.load(ordering: .relaxed)
+        #expect(!stoppedBefore)
+        await group.shutdown()
+        let stoppedAfter = stopped.load(ordering: .relaxed)
+        #expect(stoppedAfter)
+        #expect(!loop.execute {})
+    }
+}
