@@ -144,27 +144,9 @@ public final class SandboxUpstreams: Sendable {
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> HTTPServer {
-        let gate: SignatureGate
-        do {
-            gate = try SignatureGate(
-                key: upstream.key, replayGuard: InMemoryReplayGuard(capacity: configuration.replayCapacity),
-                clock: clock)
-        } catch {
-            throw SandboxError(.invalidKey, "the \(upstream.module) key: \(error.message)")
-        }
-        var logger = configuration.logger
-        logger[metadataKey: "upstream"] = .string(upstream.module)
-        let handler = UpstreamHandler(
-            name: upstream.module, gate: configuration.verifiesSignatures ? gate : nil, faults: injector,
-            router: ScriptedRoutes.router(upstream.answers), logger: logger)
-        let serverConfiguration = HTTPServer.Configuration(
-            host: configuration.host, port: 0, threadCount: configuration.threadCount, maxBodyBytes: 1 << 20)
-        do {
-            try serverConfiguration.validate()
-        } catch {
-            throw SandboxError(.invalidConfiguration, "the \(upstream.module) upstream: \(error.message)")
-        }
-        return HTTPServer(configuration: serverConfiguration, logger: logger, handler: handler.handle)
+        try makeServer(
+            name: upstream.module, service: nil, key: upstream.key, router: ScriptedRoutes.router(upstream.answers),
+            port: 0, maxBodyBytes: 1 << 20, injector: injector, configuration: configuration, clock: clock)
     }
 
     private static func makeServer(
@@ -175,36 +157,55 @@ public final class SandboxUpstreams: Sendable {
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> HTTPServer {
-        let gate: SignatureGate
-        do {
-            gate = try SignatureGate(
-                key: key.signingKey, replayGuard: InMemoryReplayGuard(capacity: configuration.replayCapacity),
-                clock: clock)
-        } catch {
-            throw SandboxError(.invalidKey, service: service, error.message)
-        }
         let router =
             switch service {
             case .user: UserRoutes.router(state: state, clock: clock)
             case .feed: FeedRoutes.router(state: state, clock: clock)
             case .payment: PaymentRoutes.router(state: state, scope: key.tag, clock: clock)
             }
-        var logger = configuration.logger
-        logger[metadataKey: "upstream"] = .string(service.rawValue)
-        let handler = UpstreamHandler(
-            name: service.rawValue, gate: configuration.verifiesSignatures ? gate : nil, faults: injector,
-            router: router, logger: logger)
-        let serverConfiguration = HTTPServer.Configuration(
-            host: configuration.host,
+        return try makeServer(
+            name: service.rawValue, service: service, key: key.signingKey, router: router,
             port: configuration.port(for: service),
-            threadCount: configuration.threadCount,
             // Multipart posts may be 21 MiB; the routes apply the contract's limits below this.
-            maxBodyBytes: service == .feed ? RequestBody.maximumMultipartBytes + 64 * 1024 : 1 << 20
-        )
+            maxBodyBytes: service == .feed ? RequestBody.maximumMultipartBytes + 64 * 1024 : 1 << 20,
+            injector: injector, configuration: configuration, clock: clock)
+    }
+
+    /// One upstream's server: its signature gate, faults, routes and limits. Errors name the
+    /// service, or the module of a scripted upstream.
+    private static func makeServer(
+        name: String,
+        service: SandboxService?,
+        key: SigningKey,
+        router: Router,
+        port: Int,
+        maxBodyBytes: Int,
+        injector: FaultInjector,
+        configuration: Configuration,
+        clock: @escaping @Sendable () -> Date
+    ) throws(SandboxError) -> HTTPServer {
+        func failure(_ code: SandboxError.Code, _ part: String, _ message: String) -> SandboxError {
+            service.map { SandboxError(code, service: $0, message) }
+                ?? SandboxError(code, "the \(name) \(part): \(message)")
+        }
+        let gate: SignatureGate
+        do {
+            gate = try SignatureGate(
+                key: key, replayGuard: InMemoryReplayGuard(capacity: configuration.replayCapacity), clock: clock)
+        } catch {
+            throw failure(.invalidKey, "key", error.message)
+        }
+        var logger = configuration.logger
+        logger[metadataKey: "upstream"] = .string(name)
+        let handler = UpstreamHandler(
+            name: name, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, router: router,
+            logger: logger)
+        let serverConfiguration = HTTPServer.Configuration(
+            host: configuration.host, port: port, threadCount: configuration.threadCount, maxBodyBytes: maxBodyBytes)
         do {
             try serverConfiguration.validate()
         } catch {
-            throw SandboxError(.invalidConfiguration, service: service, error.message)
+            throw failure(.invalidConfiguration, "upstream", error.message)
         }
         return HTTPServer(configuration: serverConfiguration, logger: logger, handler: handler.handle)
     }
