@@ -5,8 +5,8 @@ import Testing
 /// The guide's commands (`docs/adding-a-module.md`) in a temporary copy of this repository (the
 /// tracked and untracked-but-not-ignored files, no build products): `swift run new-module
 /// Inventory --base-url https://inventory.example.com`, `swift build --build-tests`, `swift test
-/// --filter InventoryModuleTests`, then the daemon started in sandbox mode on loopback port 0 (as
-/// `Tools/dev/swifty-dev run` starts it), and one `curl` with a sandbox token to the new module's
+/// --filter InventoryModuleTests`, then `Tools/dev/swifty-dev run --port 0 --admin-port 0` (the
+/// daemon in sandbox mode on loopback), and one `curl` with a sandbox token to the new module's
 /// route, which answers the example item from the scripted sandbox upstream. The nested build
 /// starts cold (several minutes on two cores); each step is bounded by a deadline and its output
 /// is printed when it fails.
@@ -61,8 +61,7 @@ struct EndToEndTests {
         #expect(test.output.contains("InventoryClientTests"), "the generated tests did not run:\n\(test.output)")
         #expect(!test.output.contains("with 0 tests"), "no test ran:\n\(test.output)")
 
-        let daemon = try await SandboxDaemon.start(
-            copy.appendingPathComponent(".build/debug/swiftyd"), in: copy, limit: .seconds(60))
+        let daemon = try await SandboxDaemon.start(in: copy, limit: .seconds(300))
         defer { daemon.stop() }
         let call = try await ProcessRunner.run(
             curl,

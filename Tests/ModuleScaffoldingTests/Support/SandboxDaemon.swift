@@ -1,8 +1,9 @@
 import Foundation
 import ServiceTesting
 
-/// A built `swiftyd` run in sandbox mode (no configuration) on loopback ports chosen by the
-/// kernel, as `Tools/dev/swifty-dev run` starts it with `--port 0 --admin-port 0`.
+/// `swiftyd` in sandbox mode (no configuration) on loopback ports chosen by the kernel, started
+/// exactly as the README says, `Tools/dev/swifty-dev run --port 0 --admin-port 0` (which builds
+/// the daemon if needed and then becomes it).
 final class SandboxDaemon: Sendable {
     /// The app API's port, read from the banner.
     let port: Int
@@ -16,13 +17,17 @@ final class SandboxDaemon: Sendable {
         self.port = port
     }
 
-    /// Starts the daemon and waits, at most `limit`, for its banner.
+    /// Runs `Tools/dev/swifty-dev run` in the repository at `directory` and waits, at most
+    /// `limit`, for the daemon's banner.
     /// - Throws: ``ChildProcessError`` when it cannot start; ``SandboxDaemonError`` with its
     ///   output when it prints no banner in time.
-    static func start(_ executable: URL, in directory: URL, limit: Duration) async throws -> SandboxDaemon {
+    static func start(in directory: URL, limit: Duration) async throws -> SandboxDaemon {
         let child = try ChildProcess(
-            executable.path,
-            arguments: ["--port", "0", "--admin-port", "0"],
+            "/bin/bash",
+            arguments: [
+                directory.appendingPathComponent("Tools/dev/swifty-dev").path, "run", "--port", "0", "--admin-port",
+                "0",
+            ],
             environment: ChildProcess.environment(overriding: [:], removing: ["NOTIFY_SOCKET", "SWIFTY_CONFIG"]),
             workingDirectory: directory.path,
             output: .merged
