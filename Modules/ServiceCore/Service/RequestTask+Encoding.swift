@@ -9,13 +9,13 @@ extension RequestTask {
         var contentType: String?
     }
 
-    /// Encodes the task.
+    /// Encodes the task, consuming it so that its payload is moved rather than copied.
     /// - Parameters:
     ///   - encoder: The encoder for `.json` tasks that do not bring their own.
     ///   - boundary: Makes a multipart boundary when the task gives none.
     /// - Throws: ``RequestTaskEncodingError`` when a body cannot be encoded.
-    func encoded(encoder: any JSONBodyEncoder, boundary: () -> String) throws -> Encoded {
-        switch self {
+    consuming func encoded(encoder: any JSONBodyEncoder, boundary: () -> String) throws -> Encoded {
+        switch consume self {
         case .plain:
             return Encoded()
         case .query(let parameters):
