@@ -7,21 +7,24 @@ public import Foundation
 /// `URL` when ``url`` is read. Transports and middlewares that need only the text read
 /// ``urlString``, which never parses.
 public struct HTTPRequest: Sendable {
+    // The optional properties are spelled `Optional<T>`: a `T?` variable gets an implicit `nil`
+    // initial value, and with it the initializers copy and then destroy the whole request.
+
     /// The method.
     public var method: HTTPMethod
     /// The header fields, in order. Transports send them as given.
     public var headers: HTTPHeaders
     /// The body bytes, or `nil` for none.
-    public var body: Data?
+    public var body: Optional<Data>
     /// How long the transport may take for this attempt, or `nil` for the transport's default.
-    public var timeout: Duration?
+    public var timeout: Optional<Duration>
 
     /// The URL's text; always set.
     private var text: String
     /// The `URL` the request was made from, or `nil` for text built by the client. Two plain
     /// stored properties rather than an enum: copying a request (every middleware does) stays a
     /// pair of retains, without a call to an outlined copy of a multi-payload enum.
-    private var parsed: URL?
+    private var parsed: Optional<URL>
 
     /// The absolute URL, already percent-encoded.
     ///

@@ -66,6 +66,31 @@ struct StreamingJSONEncoderTests {
         #expect(String(decoding: data, as: UTF8.self) == #"{"k":"a\u0000b\u001fc\\d"}"#)
     }
 
+    /// Member keys are written with their separators in one step; keys that need escapes, as
+    /// first or later members, come out as Foundation writes them.
+    @Test func keysNeedingEscapesMatchFoundation() throws {
+        struct Keys: Encodable {
+            enum CodingKeys: String, CodingKey {
+                case plain = "a"
+                case quoted = "q\"uo\\te"
+                case control = "c\u{1}\n"
+                case wide = "é😀"
+            }
+            var plain = 1
+            var quoted = "x"
+            var control = true
+            var wide = [2]
+        }
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.withoutEscapingSlashes]
+        let actual = String(decoding: try StreamingJSONEncoder().encode(Keys()), as: UTF8.self)
+        #expect(actual == #"{"a":1,"q\"uo\\te":"x","c\u0001\n":true,"é😀":[2]}"#)
+        let expected = try JSONSerialization.jsonObject(with: try foundation.encode(Keys())) as? NSDictionary
+        #expect(try JSONSerialization.jsonObject(with: Data(actual.utf8)) as? NSDictionary == expected)
+        let first = String(decoding: try StreamingJSONEncoder().encode(["\"k\"": 1]), as: UTF8.self)
+        #expect(first == #"{"\"k\"":1}"#)
+    }
+
     /// The scan checks eight bytes at a time: an escapable byte at every offset of a word, and
     /// at the tail, must be found.
     @Test(arguments: ["\"", "\\", "\n", "\u{1}", "\u{1F}"])

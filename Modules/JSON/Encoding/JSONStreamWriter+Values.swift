@@ -153,6 +153,34 @@ extension JSONStreamWriter {
         }
     }
 
+    /// Writes what precedes an object member's value: a `,` after the first member, the quoted
+    /// key and `:`, with one reservation when the key needs no escapes (the common case).
+    func writeMemberPrefix(_ key: String, comma: Bool) {
+        let done: Void? = key.utf8.withContiguousStorageIfAvailable { writeMemberPrefix($0, comma: comma) }
+        if done == nil {
+            var copy = key
+            copy.withUTF8 { writeMemberPrefix($0, comma: comma) }
+        }
+    }
+
+    private func writeMemberPrefix(_ key: UnsafeBufferPointer<UInt8>, comma: Bool) {
+        let count = key.count
+        guard Self.firstEscape(in: key, from: 0) == count else {
+            if comma { append(UInt8(ascii: ",")) }
+            writeQuoted(key)
+            append(UInt8(ascii: ":"))
+            return
+        }
+        let lead = comma ? 1 : 0
+        let out = reserve(lead + count + 3)
+        if comma { out[0] = UInt8(ascii: ",") }
+        out[lead] = UInt8(ascii: "\"")
+        if let base = key.baseAddress { (out + lead + 1).initialize(from: base, count: count) }
+        out[lead + count + 1] = UInt8(ascii: "\"")
+        out[lead + count + 2] = UInt8(ascii: ":")
+        advance(lead + count + 3)
+    }
+
     private func writeQuoted(_ buffer: UnsafeBufferPointer<UInt8>) {
         let count = buffer.count
         let first = Self.firstEscape(in: buffer, from: 0)

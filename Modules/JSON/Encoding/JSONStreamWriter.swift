@@ -197,10 +197,11 @@ final class JSONStreamWriter: Encoder {
             throw OutOfOrder()
         }
         while depth > index + 1 { closeTop() }
-        if countElement(at: index) > 0 { append(UInt8(ascii: ",")) }
+        let comma = countElement(at: index) > 0
         if let key {
-            writeString(key)
-            append(UInt8(ascii: ":"))
+            writeMemberPrefix(key, comma: comma)
+        } else if comma {
+            append(UInt8(ascii: ","))
         }
     }
 

@@ -4,18 +4,26 @@ import JSON
 extension RequestTask {
     /// The query and body a task produces.
     struct Encoded {
-        var query: QueryParameters?
-        var body: Data?
-        var contentType: String?
+        // Spelled `Optional<T>`, without the implicit `nil` initial value of `T?` that makes the
+        // initializer copy and then destroy the whole value.
+        var query: Optional<QueryParameters>
+        var body: Optional<Data>
+        var contentType: Optional<String>
+
+        init(query: QueryParameters? = nil, body: Data? = nil, contentType: String? = nil) {
+            self.query = query
+            self.body = body
+            self.contentType = contentType
+        }
     }
 
-    /// Encodes the task.
+    /// Encodes the task, consuming it so that its payload is moved rather than copied.
     /// - Parameters:
     ///   - encoder: The encoder for `.json` tasks that do not bring their own.
     ///   - boundary: Makes a multipart boundary when the task gives none.
     /// - Throws: ``RequestTaskEncodingError`` when a body cannot be encoded.
-    func encoded(encoder: any JSONBodyEncoder, boundary: () -> String) throws -> Encoded {
-        switch self {
+    consuming func encoded(encoder: any JSONBodyEncoder, boundary: () -> String) throws -> Encoded {
+        switch consume self {
         case .plain:
             return Encoded()
         case .query(let parameters):
