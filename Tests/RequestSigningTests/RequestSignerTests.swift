@@ -37,6 +37,19 @@ struct RequestSignerTests {
         #expect(input.components == [.method, .authority, .path, .query, .contentDigest])
     }
 
+    @Test func signingASignedPostAgainReplacesItsFields() async throws {
+        var request = Fixtures.postRequest()
+        request.headers.add(name: "content-digest", value: "sha-256=:AAAA:")
+        let once = try Fixtures.signer().sign(request)
+        let twice = try Fixtures.signer().sign(once)
+        let body = try #require(request.body)
+        #expect(twice.headers.values(for: "Content-Digest") == [try ContentDigest.fieldValue(for: body)])
+        #expect(twice.headers.values(for: "Signature-Input").count == 1)
+        #expect(twice.headers.values(for: "Signature").count == 1)
+        #expect(twice.headers.count == request.headers.count + 2)
+        _ = try await Fixtures.verifier().verify(try Fixtures.received(twice))
+    }
+
     @Test func theBaseUsesTheRawPathQueryAndNormalizedAuthority() throws {
         var message = try SignableMessage(Fixtures.postRequest())
         let base = try Fixtures.signer().signatureBase(for: &message, nonce: "n")

@@ -80,13 +80,37 @@ package enum Base64 {
 
     /// A string of `prefix`, the encoding of `bytes`, and `suffix`, built in place.
     static func string(prefix: [UInt8], encoding bytes: UnsafeRawBufferPointer, suffix: UInt8) -> String {
-        let length = prefix.count + encodedLength(bytes.count) + 1
+        prefix.withUnsafeBufferPointer { string(prefix: $0, separator: nil, encoding: bytes, suffix: suffix) }
+    }
+
+    /// A string of `prefix`, `=:`, the encoding of `bytes`, and `:`: a structured-field
+    /// dictionary member holding a byte sequence, built in place.
+    static func member(_ key: String, encoding bytes: UnsafeRawBufferPointer) -> String {
+        ByteText.withBytes(key) {
+            string(prefix: $0, separator: UInt8(ascii: "="), encoding: bytes, suffix: UInt8(ascii: ":"))
+        }
+    }
+
+    /// `prefix`, then `separator` and `:` when a separator is given, the encoding of `bytes`,
+    /// and `suffix`, built in place.
+    private static func string(
+        prefix: UnsafeBufferPointer<UInt8>,
+        separator: UInt8?,
+        encoding bytes: UnsafeRawBufferPointer,
+        suffix: UInt8
+    ) -> String {
+        let head = prefix.count + (separator == nil ? 0 : 2)
+        let length = head + encodedLength(bytes.count) + 1
         return String(unsafeUninitializedCapacity: length) { buffer in
             let base = buffer.baseAddress!
-            prefix.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
-            let written = encode(bytes, writingTo: base + prefix.count)
-            base[prefix.count + written] = suffix
-            return prefix.count + written + 1
+            if let start = prefix.baseAddress { base.update(from: start, count: prefix.count) }
+            if let separator {
+                base[prefix.count] = separator
+                base[prefix.count + 1] = UInt8(ascii: ":")
+            }
+            let written = encode(bytes, writingTo: base + head)
+            base[head + written] = suffix
+            return head + written + 1
         }
     }
 

@@ -31,13 +31,24 @@ public enum ContentDigest {
 
     /// The field value for a digest already computed.
     static func fieldValue(digest: [UInt8], algorithm: DigestAlgorithm) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(12 + digest.count * 4 / 3 + 4)
-        bytes.append(contentsOf: algorithm.rawValue.utf8)
-        bytes.append(contentsOf: "=:".utf8)
-        digest.withUnsafeBytes { Base64.encode($0, into: &bytes) }
-        bytes.append(UInt8(ascii: ":"))
-        return String(decoding: bytes, as: UTF8.self)
+        digest.withUnsafeBytes { fieldValue(digest: $0, algorithm: algorithm) }
+    }
+
+    /// The field value for a digest already computed, written straight into the string.
+    static func fieldValue(digest: UnsafeRawBufferPointer, algorithm: DigestAlgorithm) -> String {
+        Base64.member(algorithm.rawValue, encoding: digest)
+    }
+
+    /// The field value for a body, hashed into a stack buffer (no intermediate array).
+    /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
+    static func fieldValue(body: UnsafeRawBufferPointer, algorithm: DigestAlgorithm) throws(SigningError) -> String {
+        let value = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { digest -> String? in
+            guard algorithm.hash(body, into: digest) else { return nil }
+            return fieldValue(
+                digest: UnsafeRawBufferPointer(rebasing: digest[..<algorithm.digestLength]), algorithm: algorithm)
+        }
+        guard let value else { throw SigningError.openSSL("EVP_Digest (\(algorithm))") }
+        return value
     }
 
     /// Checks a `Content-Digest` field value against the body it arrived with.

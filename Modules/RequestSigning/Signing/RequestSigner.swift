@@ -178,21 +178,39 @@ public struct RequestSigner: Sendable {
     /// component has parameters.
     /// - Throws: ``SigningError``: the URL has no host, a covered field is missing, OpenSSL failed.
     public func sign(_ request: HTTPRequest) throws(SigningError) -> HTTPRequest {
-        var signed = request
+        // The fields the request leaves with, in one array with room for the ones signing adds,
+        // so that adding them neither copies the request's array nor grows this one.
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(request.headers.count + 3)
+        fields.append(contentsOf: request.headers.fields)
         let digested = configuration.coversContentDigest && !(request.body?.isEmpty ?? true)
         if digested, let body = request.body {
-            let value = try digestFieldValue(body)
-            // Checked first: appending to a list without the field is cheaper than a replace.
-            if MessageText.contains(signed.headers, lowercaseName: "content-digest") {
-                signed.headers.replaceOrAdd(name: "Content-Digest", value: value)
-            } else {
-                signed.headers.add(name: "Content-Digest", value: value)
-            }
+            HTTPHeaders.replaceOrAdd(
+                HTTPHeaders.Field(name: "Content-Digest", value: try digestFieldValue(body)), in: &fields)
         }
         let plan = digested ? digestPlan : plainPlan
-        let message = plan.needsMessage ? try SignableMessage(signed) : nil
         let created = Int64(clock().timeIntervalSince1970.rounded(.down))
-        let headers = signed.headers
+        // The headers value lives only for this call, so `fields` is again uniquely held after it.
+        let signature = try signatureFields(request, headers: HTTPHeaders(fields), plan: plan, created: created)
+        Self.setFields(input: signature.input, signature: signature.signature, label: configuration.label, in: &fields)
+        var signed = request
+        signed.headers = HTTPHeaders(fields)
+        return signed
+    }
+
+    /// The `Signature-Input` and `Signature` values for a request whose fields are `headers`.
+    private func signatureFields(
+        _ request: HTTPRequest,
+        headers: HTTPHeaders,
+        plan: Plan,
+        created: Int64
+    ) throws(SigningError) -> RequestSigningCore.Signed {
+        var message: SignableMessage?
+        if plan.needsMessage {
+            var withFields = request
+            withFields.headers = headers
+            message = try SignableMessage(withFields)
+        }
         let core = core
         let outcome = ByteText.withBytes(request.urlString) { url -> Result<RequestSigningCore.Signed, SigningError> in
             guard let uri = URIRanges(url), !uri.authority.isEmpty else {
@@ -213,10 +231,7 @@ public struct RequestSigner: Sendable {
                     returningNonce: false)
             }
         }
-        let fields = try outcome.get()
-        Self.setFields(
-            input: fields.input, signature: fields.signature, label: configuration.label, in: &signed.headers)
-        return signed
+        return try outcome.get()
     }
 
     /// Signs a message in place and returns what was signed.
@@ -294,26 +309,36 @@ public struct RequestSigner: Sendable {
 
     /// The `Content-Digest` value for a body.
     private func digestFieldValue(_ body: Data) throws(SigningError) -> String {
-        let digest = try configuration.digestAlgorithm.hash(body)
-        return ContentDigest.fieldValue(digest: digest, algorithm: configuration.digestAlgorithm)
+        let algorithm = configuration.digestAlgorithm
+        return try body.withUnsafeBytes { bytes in
+            Result { () throws(SigningError) in try ContentDigest.fieldValue(body: bytes, algorithm: algorithm) }
+        }.get()
     }
 
     /// Adds `Signature-Input` and `Signature`, replacing a member with the same label and keeping
     /// the others.
     static func setFields(input: String, signature: String, label: String, in headers: inout HTTPHeaders) {
-        let existing = MessageText.signatureFields(in: headers)
+        var fields = headers.fields
+        // Let go of the headers' reference, so that `fields` is uniquely held when it was.
+        headers = HTTPHeaders()
+        setFields(input: input, signature: signature, label: label, in: &fields)
+        headers = HTTPHeaders(fields)
+    }
+
+    /// ``setFields(input:signature:label:in:)`` on a list of fields being built.
+    static func setFields(input: String, signature: String, label: String, in fields: inout [HTTPHeaders.Field]) {
+        let existing = MessageText.signatureFields(in: HTTPHeaders(fields))
         if existing.input == nil && existing.signature == nil {
-            // One new array with room for both fields, instead of growing a shared one twice.
-            var fields: [HTTPHeaders.Field] = []
-            fields.reserveCapacity(headers.count + 2)
-            fields.append(contentsOf: headers.fields)
+            fields.reserveCapacity(fields.count + 2)
             fields.append(HTTPHeaders.Field(name: "Signature-Input", value: input))
             fields.append(HTTPHeaders.Field(name: "Signature", value: signature))
-            headers = HTTPHeaders(fields)
             return
         }
+        var headers = HTTPHeaders(fields)
+        fields = []
         setMember(input, label: label, field: "Signature-Input", in: &headers)
         setMember(signature, label: label, field: "Signature", in: &headers)
+        fields = headers.fields
     }
 
     /// Puts `member` (`label=...`) into a dictionary field, replacing a member with the same
