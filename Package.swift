@@ -111,15 +111,9 @@ package.targets += [
 
 // MARK: - HTTP server
 package.targets += [
-    .systemLibrary(
-        name: "CMicroHTTPD",
-        path: "Modules/CMicroHTTPD",
-        pkgConfig: "libmicrohttpd",
-        providers: [.apt(["libmicrohttpd-dev"])]
-    ),
     .target(
         name: "HTTPServer",
-        dependencies: ["CMicroHTTPD", "AppLogging", "HTTPTypes", "EventLoops", "JSON"],
+        dependencies: ["CHTTPParser", "AppLogging", "HTTPTypes", "EventLoops", "JSON"],
         path: "Modules/HTTPServer"
     ),
     .testTarget(

@@ -77,6 +77,9 @@ final class RawConnection {
         }
     }
 
+    /// Shuts the write side: the server reads the end of the stream, the client can still read.
+    func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
+
     /// Reads more bytes into the buffer; false at end of stream.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16384)
