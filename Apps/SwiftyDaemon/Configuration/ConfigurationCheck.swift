@@ -29,6 +29,9 @@ enum ConfigurationCheck {
         if !(configuration.drainSeconds > 0 && configuration.drainSeconds <= 600) {
             problems.append("drainSeconds \(configuration.drainSeconds) is not in (0, 600]")
         }
+        if !(0...60).contains(configuration.drainDelaySeconds) {
+            problems.append("drainDelaySeconds \(configuration.drainDelaySeconds) is not in [0, 60]")
+        }
         if !(configuration.tokenCacheSeconds >= 0 && configuration.tokenCacheSeconds <= 3600) {
             problems.append("tokenCacheSeconds \(configuration.tokenCacheSeconds) is not 0-3600")
         }

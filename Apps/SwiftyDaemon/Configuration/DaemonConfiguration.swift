@@ -142,6 +142,10 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
     public var maxHeaderBytes: Int = 8 << 10
     /// How long in-flight requests may take to finish after SIGTERM or SIGINT, in seconds.
     public var drainSeconds: Double = 10
+    /// After SIGTERM or SIGINT, how long `/readyz` answers 503 before the app server stops
+    /// accepting, in seconds: a load balancer sees the daemon leave before new connections are
+    /// refused. Counted within ``drainSeconds``; 0 in tests.
+    public var drainDelaySeconds: Double = 3
     /// How long an introspected bearer token is trusted before it is checked again, in seconds.
     public var tokenCacheSeconds: Double = 30
     /// Log settings.
@@ -156,6 +160,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case mode, host, port, adminHost, adminPort, threads, maxBodyBytes, maxHeaderBytes, drainSeconds
+        case drainDelaySeconds
         case tokenCacheSeconds
         case logging, sandbox, modules
     }
@@ -176,6 +181,8 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         maxHeaderBytes =
             try container.decodeIfPresent(Int.self, forKey: .maxHeaderBytes) ?? defaults.maxHeaderBytes
         drainSeconds = try container.decodeIfPresent(Double.self, forKey: .drainSeconds) ?? defaults.drainSeconds
+        drainDelaySeconds =
+            try container.decodeIfPresent(Double.self, forKey: .drainDelaySeconds) ?? defaults.drainDelaySeconds
         tokenCacheSeconds =
             try container.decodeIfPresent(Double.self, forKey: .tokenCacheSeconds) ?? defaults.tokenCacheSeconds
         logging = try container.decodeIfPresent(Logging.self, forKey: .logging) ?? defaults.logging

@@ -147,9 +147,12 @@ public final class Daemon: Sendable {
                 handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops)
                     .makeHandler()
             )
+            // Total connections at the global limit: not ready, so a balancer sends elsewhere.
+            readiness.watchSaturation { appServer.connectionCount >= appServer.configuration.connectionLimit }
             try await services.start([
                 HTTPServerService(name: "app server", server: appServer),
-                ReadinessGate(readiness: readiness),
+                ReadinessGate(
+                    readiness: readiness, delay: .milliseconds(Int64(configuration.drainDelaySeconds * 1000))),
             ])
             return Daemon(
                 configuration: configuration,
