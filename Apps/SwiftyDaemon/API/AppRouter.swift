@@ -51,6 +51,37 @@ struct AppRouter {
         }
     }
 
+    /// What the app server reports of its own refusals: counted by reason and written to the
+    /// access log like a request (route `refused`, no header values).
+    func makeRefusalObserver() -> @Sendable (RefusedRequest) -> Void {
+        let metrics = self.metrics
+        let accessLog = self.accessLog
+        let accessLogBatch = self.accessLogBatch
+        return { refused in
+            metrics.refusals.increment([refused.reason])
+            let seconds =
+                Double(refused.duration.components.seconds) + Double(refused.duration.components.attoseconds) / 1e18
+            var line = AccessLogLine(
+                requestID: "-", method: refused.method.isEmpty ? "-" : refused.method, route: "refused",
+                status: String(refused.status), durationMilliseconds: Self.milliseconds(seconds), upstream: [])
+            line.refusal = refused.reason
+            if let accessLogBatch {
+                accessLogBatch.write(line.bytes(date: Date(), label: accessLog.label))
+            } else {
+                accessLog.info("request", metadata: line.metadata)
+            }
+        }
+    }
+
+    /// The methods that get a metric label of their own; any other is `other`, so no client can
+    /// add label values.
+    static func methodLabel(_ method: String) -> String {
+        switch method {
+        case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS": method
+        default: "other"
+        }
+    }
+
     private static func finish(
         _ request: ServerRequest,
         _ response: ServerResponse,
@@ -64,7 +95,7 @@ struct AppRouter {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let status = String(response.status)
-        metrics.requests.increment([route, request.method, status])
+        metrics.requests.increment([route, Self.methodLabel(request.method), status])
         metrics.requestDuration.observe([route], seconds)
         let line = AccessLogLine(
             requestID: trace.requestID, method: request.method, route: route, status: status,

@@ -135,6 +135,7 @@ public final class Daemon: Sendable {
             )
             var accessLog = Logger(label: "swiftyd.access")
             accessLog.logLevel = logger.logLevel
+            let appRouter = AppRouter(api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops)
             let appServer = HTTPServer(
                 configuration: .init(
                     host: configuration.host,
@@ -144,8 +145,8 @@ public final class Daemon: Sendable {
                     maxHeaderBytes: configuration.maxHeaderBytes
                 ),
                 eventLoops: eventLoops,
-                handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops)
-                    .makeHandler()
+                refusalObserver: appRouter.makeRefusalObserver(),
+                handler: appRouter.makeHandler()
             )
             // Total connections at the global limit: not ready, so a balancer sends elsewhere.
             readiness.watchSaturation { appServer.connectionCount >= appServer.configuration.connectionLimit }

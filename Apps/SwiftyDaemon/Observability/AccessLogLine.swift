@@ -14,10 +14,12 @@ struct AccessLogLine {
     var status: String
     var durationMilliseconds: String
     var upstream: [RequestTrace.Call]
+    /// The reason of a refusal of the server's own, or `nil` for a request a handler answered.
+    var refusal: String?
 
     /// The record's metadata, for any log handler.
     var metadata: Logger.Metadata {
-        [
+        var metadata: Logger.Metadata = [
             "request_id": .string(requestID),
             "method": .string(method),
             "route": .string(route),
@@ -31,6 +33,8 @@ struct AccessLogLine {
                     ])
                 }),
         ]
+        if let refusal { metadata["refusal"] = .string(refusal) }
+        return metadata
     }
 
     /// The JSON line a ``StreamLogHandler`` writes for an `info` record `"request"` with
@@ -39,6 +43,7 @@ struct AccessLogLine {
         var line = JSONLogLine(date: date, level: .info, label: label, message: "request")
         line.member("duration_ms", durationMilliseconds)
         line.member("method", method)
+        if let refusal { line.member("refusal", refusal) }
         line.member("request_id", requestID)
         line.member("route", route)
         line.member("status", status)

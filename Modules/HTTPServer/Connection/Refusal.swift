@@ -14,6 +14,8 @@ struct Refusal: Error, Equatable {
         case expectationFailed
         case headTimeout
         case bodyTooSlow
+        case connectionLimit
+        case addressLimit
     }
 
     var reason: Reason

@@ -21,6 +21,7 @@ enum RequestParserSettings {
         }
         value.on_url = { parser, at, length in
             let connection = RequestParserSettings.connection(parser)
+            connection.request.methodKnown = true
             connection.request.target.append(contentsOf: RequestParserSettings.bytes(at, length))
             let limit = connection.core.configuration.maxTargetBytes
             guard connection.request.target.count <= limit else {

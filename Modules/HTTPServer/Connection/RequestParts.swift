@@ -8,6 +8,8 @@ struct RequestParts {
     var major: UInt16 = 1
     var minor: UInt16 = 1
     var keepAlive = false
+    /// Whether the parser has read the method (it reports the target only after it).
+    var methodKnown = false
     var target: [UInt8] = []
     var headers = ServerHeaders()
     var name: [UInt8] = []

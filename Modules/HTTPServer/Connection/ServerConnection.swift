@@ -322,7 +322,16 @@ final class ServerConnection: @unchecked Sendable {
     /// Answers with the server's own problem for `refusal` and closes (after the answer is read).
     func refuse(_ refusal: Refusal) {
         self.refusal = nil
-        core.refusals.add(1, ordering: .relaxed)
+        var method = ""
+        if request.methodKnown {
+            let name = RequestParts.methodNames[Int(parser.pointee.method) % RequestParts.methodNames.count]
+            method = RefusedRequest.standardMethods.contains(name) ? name : "other"
+        } else if refusal.reason == .unknownMethod {
+            method = "other"
+        }
+        core.report(
+            refusal.reason, status: refusal.status, method: method, duration: phaseStart.duration(to: .now),
+            remote: remote)
         request.keepAlive = false
         deliver(.problem(refusal.status, detail: refusal.detail), close: true)
     }

@@ -62,16 +62,21 @@ public final class HTTPServer: Sendable {
     ///   - configuration: Address, port and limits; defaults bind 127.0.0.1 on an ephemeral port.
     ///   - eventLoops: The loops the server's connections and handlers run on.
     ///   - logger: Where server errors go (never request bodies or credentials).
+    ///   - refusalObserver: Told, on a network thread, of every request or connection the server
+    ///     refuses itself (framing, limits, deadlines), so its owner can count and log them like
+    ///     requests; it must not block.
     ///   - handler: Answers one request; called concurrently from many tasks.
     public init(
         configuration: Configuration = Configuration(),
         eventLoops: EventLoopGroup?,
         logger: Logger = Logger(label: "swifty.http-server"),
+        refusalObserver: (@Sendable (RefusedRequest) -> Void)? = nil,
         handler: @escaping @Sendable (ServerRequest) async -> ServerResponse
     ) {
         self.configuration = configuration
         self.eventLoops = eventLoops
-        self.core = ServerCore(configuration: configuration, logger: logger, handler: handler)
+        self.core = ServerCore(
+            configuration: configuration, logger: logger, refusalObserver: refusalObserver, handler: handler)
     }
 
     /// Creates a server that makes its own loops (``Configuration/threadCount`` of them, threads
@@ -212,6 +217,9 @@ public final class HTTPServer: Sendable {
 
     /// Connections open right now, on every loop.
     public var connectionCount: Int { core.connections.load(ordering: .relaxed) }
+
+    /// Requests and connections the server has refused itself so far (framing, limits, deadlines).
+    public var refusalCount: Int { core.refusals.load(ordering: .relaxed) }
 
     /// Connections refused at accept so far because a connection limit was reached.
     public var refusedConnectionCount: Int { core.refusedConnections.load(ordering: .relaxed) }

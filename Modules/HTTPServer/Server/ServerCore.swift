@@ -8,6 +8,8 @@ final class ServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let handler: @Sendable (ServerRequest) async -> ServerResponse
     let logger: Logger
+    /// Told of every refusal of the server's own.
+    let refusalObserver: (@Sendable (RefusedRequest) -> Void)?
     /// Requests handed to the handler and not answered yet.
     let inFlight = Atomic<Int>(0)
     /// Connections open right now, on every loop.
@@ -28,20 +30,30 @@ final class ServerCore: Sendable {
     init(
         configuration: HTTPServer.Configuration,
         logger: Logger,
+        refusalObserver: (@Sendable (RefusedRequest) -> Void)? = nil,
         handler: @escaping @Sendable (ServerRequest) async -> ServerResponse
     ) {
         self.configuration = configuration
         self.logger = logger
+        self.refusalObserver = refusalObserver
         self.handler = handler
     }
 
-    /// Takes a connection slot for a client at `address`; `false` (and the refusal counted) when
-    /// the total or the per-address limit is reached.
+    /// Reports a refusal to the observer, if any.
+    func report(_ reason: Refusal.Reason, status: Int, method: String, duration: Duration, remote: RemoteAddress) {
+        refusals.add(1, ordering: .relaxed)
+        refusalObserver?(
+            RefusedRequest(reason: reason.rawValue, status: status, method: method, duration: duration, remote: remote))
+    }
+
+    /// Takes a connection slot for a client at `address`; `false` (and the refusal counted and
+    /// reported) when the total or the per-address limit is reached.
     func admit(_ address: RemoteAddress) -> Bool {
         let open = connections.add(1, ordering: .relaxed).newValue
         guard open <= configuration.connectionLimit else {
             connections.subtract(1, ordering: .relaxed)
             refusedConnections.add(1, ordering: .relaxed)
+            report(.connectionLimit, status: 0, method: "", duration: .zero, remote: address)
             return false
         }
         let limit = configuration.perIPConnectionLimit
@@ -55,6 +67,7 @@ final class ServerCore: Sendable {
         if !admitted {
             connections.subtract(1, ordering: .relaxed)
             refusedConnections.add(1, ordering: .relaxed)
+            report(.addressLimit, status: 0, method: "", duration: .zero, remote: address)
         }
         return admitted
     }
