@@ -91,6 +91,9 @@ extension DaemonConfiguration {
             }
             drainSeconds = value
         }
+        if let text = environment["SWIFTY_TRUSTED_PROXIES"] {
+            trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
         if let text = environment["SWIFTY_DRAIN_DELAY_SECONDS"] {
             guard let value = Double(text) else {
                 throw LoadError(message: "SWIFTY_DRAIN_DELAY_SECONDS=\"\(text)\" is not a number")

@@ -135,7 +135,9 @@ public final class Daemon: Sendable {
             )
             var accessLog = Logger(label: "swiftyd.access")
             accessLog.logLevel = logger.logLevel
-            let appRouter = AppRouter(api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops)
+            let appRouter = AppRouter(
+                api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops,
+                trustedProxies: Set(configuration.trustedProxies))
             let appServer = HTTPServer(
                 configuration: .init(
                     host: configuration.host,

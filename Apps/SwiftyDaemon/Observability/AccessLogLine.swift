@@ -14,6 +14,8 @@ struct AccessLogLine {
     var status: String
     var durationMilliseconds: String
     var upstream: [RequestTrace.Call]
+    /// The client's address resolved through the trusted proxies, when any are configured.
+    var client: String?
     /// The reason of a refusal of the server's own, or `nil` for a request a handler answered.
     var refusal: String?
 
@@ -34,6 +36,7 @@ struct AccessLogLine {
                 }),
         ]
         if let refusal { metadata["refusal"] = .string(refusal) }
+        if let client { metadata["client"] = .string(client) }
         return metadata
     }
 
@@ -41,6 +44,7 @@ struct AccessLogLine {
     /// ``metadata`` (keys in sorted order, as its formatter puts them), newline included.
     func bytes(date: Date, label: String) -> [UInt8] {
         var line = JSONLogLine(date: date, level: .info, label: label, message: "request")
+        if let client { line.member("client", client) }
         line.member("duration_ms", durationMilliseconds)
         line.member("method", method)
         if let refusal { line.member("refusal", refusal) }
