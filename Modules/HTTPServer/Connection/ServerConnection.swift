@@ -64,6 +64,8 @@ final class ServerConnection: @unchecked Sendable {
     var interest: IOInterest = []
     /// Whether the connection is watched by the loop.
     var watched = false
+    /// Whether the client has shut its side: nothing more is read.
+    var readSideDone = false
 
     // The request being read; filled by the parser's callbacks.
     var request = RequestParts()
@@ -118,6 +120,12 @@ final class ServerConnection: @unchecked Sendable {
         guard phase != .closed else { return }
         if readiness.contains(.readable) || readiness.contains(.error) { readAvailable() }
         guard phase != .closed else { return }
+        if readiness.contains(.error) && !interest.contains(.readable) && !interest.contains(.writable) {
+            // A hang-up on a socket neither read nor written (its buffer full): it would be
+            // reported on every turn.
+            close()
+            return
+        }
         updateInterest()
     }
 
@@ -162,7 +170,8 @@ final class ServerConnection: @unchecked Sendable {
             close()
         case .closing:
             // The last answer may still be flushed; the client may only have shut its write side.
-            if outputStart == output.count { close() }
+            // Nothing more will be read (the end of the stream would be reported again and again).
+            if outputStart == output.count { close() } else { readSideDone = true }
         case .closed:
             break
         }
@@ -357,6 +366,11 @@ final class ServerConnection: @unchecked Sendable {
         outputStart = 0
         if phase == .closing {
             // Lingering close: the client still sending gets no reset that would destroy the answer.
+            if readSideDone {
+                // The client has shut its side already: nothing to wait for.
+                close()
+                return
+            }
             _ = shutdown(fd, Int32(SHUT_WR))
             phase = .lingering
             phaseStart = .now
@@ -373,7 +387,9 @@ final class ServerConnection: @unchecked Sendable {
         var wanted: IOInterest = []
         if outputStart < output.count { wanted.insert(.writable) }
         let backPressure = output.count - outputStart > core.configuration.maxPendingWriteBytes
-        if end < capacity || start > 0, !backPressure || phase == .lingering { wanted.insert(.readable) }
+        if !readSideDone, end < capacity || start > 0, !backPressure || phase == .lingering {
+            wanted.insert(.readable)
+        }
         guard wanted != interest || !watched else { return }
         interest = wanted
         watched = loop.watch(fd, for: wanted) { [unowned self] readiness in self.onReady(readiness) }
