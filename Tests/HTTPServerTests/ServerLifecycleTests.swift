@@ -265,6 +265,46 @@ struct ServerLifecycleTests {
         #expect(response.header("Connection")?.lowercased() == "close")
     }
 
+    @Test func requestOnAKeptAliveConnectionDuringTheDrainIsAnsweredWithClose() async throws {
+        let release = Atomic<Bool>(false)
+        let server = HTTPServer(configuration: .init(threadCount: 2)) { request in
+            if request.path == "/slow" { await waitFor(release) }
+            return .text(200, request.path)
+        }
+        try server.start()
+        let port = server.port
+        let steps = DrainSteps()
+        // One client script on its own thread: a request, then (once the drain has begun) another
+        // on the same kept-alive connection.
+        let client = Task {
+            try await blocking { () -> (RawConnection.Response, Bool) in
+                let connection = try RawConnection(port: port)
+                try connection.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try connection.readResponse()
+                steps.firstAnswered.store(true, ordering: .relaxed)
+                for _ in 0..<500 where !steps.draining.load(ordering: .relaxed) { Thread.sleep(forTimeInterval: 0.01) }
+                try connection.send("GET /during HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answer = try connection.readResponse()
+                return (answer, connection.waitForClose())
+            }
+        }
+        let slow = Task { try await exchange(port: port, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for _ in 0..<400 where server.inFlightCount == 0 || !steps.firstAnswered.load(ordering: .relaxed) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let shutdown = Task { await server.shutdown(gracePeriod: .seconds(20)) }
+        try await Task.sleep(for: .milliseconds(100))
+        steps.draining.store(true, ordering: .relaxed)
+        let (answer, closed) = try await client.value
+        #expect(answer.status == 200)
+        #expect(answer.bodyText == "/during")
+        #expect(answer.header("Connection")?.lowercased() == "close")
+        #expect(closed)
+        release.store(true, ordering: .relaxed)
+        await shutdown.value
+        #expect(try await slow.value.status == 200)
+    }
+
     @Test func handlerSlowerThanGracePeriodGets503() async throws {
         let release = Atomic<Bool>(false)
         let server = HTTPServer(configuration: .init(threadCount: 2)) { _ in
@@ -336,4 +376,10 @@ struct ServerLifecycleTests {
             try await blocking { _ = try RawConnection(port: port) }
         }
     }
+}
+
+/// The steps of a drain test, shared between the test and its client thread.
+final class DrainSteps: Sendable {
+    let firstAnswered = Atomic<Bool>(false)
+    let draining = Atomic<Bool>(false)
 }
