@@ -95,8 +95,10 @@ package.targets += [
         path: "Modules/CHTTPParser",
         providers: [.apt(["libhttp-parser-dev"])]
     ),
+    .target(name: "HTTP1Parsing", dependencies: ["CHTTPParser"], path: "Modules/HTTP1Parsing"),
     .target(
-        name: "HTTP1Transport", dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "AppLogging", "CHTTPParser"],
+        name: "HTTP1Transport",
+        dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "AppLogging", "CHTTPParser", "HTTP1Parsing"],
         path: "Modules/HTTP1Transport"
     ),
     .testTarget(
@@ -113,7 +115,7 @@ package.targets += [
 package.targets += [
     .target(
         name: "HTTPServer",
-        dependencies: ["CHTTPParser", "AppLogging", "HTTPTypes", "EventLoops", "JSON"],
+        dependencies: ["CHTTPParser", "HTTP1Parsing", "AppLogging", "HTTPTypes", "EventLoops", "JSON"],
         path: "Modules/HTTPServer"
     ),
     .testTarget(

@@ -1,4 +1,4 @@
-// http-parser (the parser Node.js used for a decade, Debian's libhttp-parser-dev) for the
+// http-parser (the parser Node.js used for a decade, Debian's libhttp-parser-dev), wrapped by HTTP1Parsing for the
 // HTTP/1.1 server and transport, and the socket calls Swift cannot make directly: `connect` takes a
 // `struct sockaddr *` that Swift would have to build by rebinding, and the socket options are
 // macros.

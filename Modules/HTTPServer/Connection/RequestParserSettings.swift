@@ -1,5 +1,6 @@
 import CHTTPParser
 import Foundation
+import HTTP1Parsing
 
 /// http-parser's callbacks for requests, shared by every server connection.
 ///
@@ -9,9 +10,8 @@ import Foundation
 /// the connection's refusal and stops the parser.
 enum RequestParserSettings {
     /// The settings, made once and never changed: safe to share between threads, which only read it.
-    nonisolated(unsafe) static let pointer: UnsafeMutablePointer<http_parser_settings> = {
-        let settings = UnsafeMutablePointer<http_parser_settings>.allocate(capacity: 1)
-        var value = http_parser_settings()
+    nonisolated(unsafe) static let pointer: UnsafeMutablePointer<http_parser_settings> = HTTP1Parser.makeSettings {
+        value in
         value.on_message_begin = { parser in
             let connection = RequestParserSettings.connection(parser)
             connection.request = RequestParts()
@@ -112,16 +112,14 @@ enum RequestParserSettings {
             http_parser_pause(parser, 1)
             return 0
         }
-        settings.initialize(to: value)
-        return settings
-    }()
+    }
 
     private static func connection(_ parser: UnsafeMutablePointer<http_parser>?) -> ServerConnection {
-        // Set by `ServerConnection.open()`; the connection outlives every parse of its bytes.
-        Unmanaged<ServerConnection>.fromOpaque(parser!.pointee.data).takeUnretainedValue()
+        // Bound by `ServerConnection.open()`; the connection outlives every parse of its bytes.
+        HTTP1Parser.owner(of: parser, as: ServerConnection.self)
     }
 
     private static func bytes(_ at: UnsafePointer<CChar>?, _ length: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: at, count: at == nil ? 0 : length)
+        HTTP1Parser.bytes(at, length)
     }
 }

@@ -1,5 +1,6 @@
 import CHTTPParser
 import Foundation
+import HTTP1Parsing
 import HTTPTypes
 
 extension ServerConnection {
@@ -25,11 +26,11 @@ extension ServerConnection {
 
     /// Checks a complete head (RFC 9112 and the server's limits); the refusal for the first rule it breaks.
     func checkHead() -> Refusal? {
-        let major = parser.pointee.http_major
-        let minor = parser.pointee.http_minor
+        let major = parser.state.pointee.http_major
+        let minor = parser.state.pointee.http_minor
         request.major = major
         request.minor = minor
-        request.method = parser.pointee.method
+        request.method = parser.state.pointee.method
         guard major == 1 && minor <= 1 else {
             return Refusal(
                 reason: .unsupportedVersion, status: 505, detail: "Only HTTP/1.1 and HTTP/1.0 are served.")
@@ -140,8 +141,8 @@ extension ServerConnection {
     func headComplete() {
         phase = .body
         phaseStart = .now
-        let chunked = parser.pointee.flags & UInt32(F_CHUNKED.rawValue) != 0
-        let length = parser.pointee.content_length
+        let chunked = parser.state.pointee.flags & UInt32(F_CHUNKED.rawValue) != 0
+        let length = parser.state.pointee.content_length
         let bodyComes = chunked || (length > 0 && length != UInt64.max)
         if bodyComes, request.minor == 1, request.expect?.equalsIgnoringASCIICase("100-continue") == true {
             output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -173,9 +174,7 @@ extension ServerConnection {
         case HPE_INVALID_VERSION:
             return .malformed("The request line does not end in an HTTP version.")
         default:
-            let name = String(cString: http_errno_name(error))
-            let description = String(cString: http_errno_description(error))
-            return .malformed("The request is malformed (\(name): \(description)).")
+            return .malformed("The request is malformed (\(HTTP1Parser.describe(error))).")
         }
     }
 }

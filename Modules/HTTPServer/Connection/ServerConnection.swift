@@ -3,6 +3,7 @@ import CHTTPParser
 import EventLoops
 import Foundation
 import Glibc
+import HTTP1Parsing
 import HTTPTypes
 import Synchronization
 
@@ -40,7 +41,7 @@ final class ServerConnection: @unchecked Sendable {
     let core: ServerCore
     unowned let owner: ServerLoop
     let remote: RemoteAddress
-    let parser: UnsafeMutablePointer<http_parser>
+    let parser = HTTP1Parser(HTTP_REQUEST)
 
     var phase = Phase.idle
     /// When the current phase's clock started: idle since, head's first byte, body's start, linger's start.
@@ -94,14 +95,11 @@ final class ServerConnection: @unchecked Sendable {
         self.phaseStart = now
         self.capacity = core.configuration.connectionMemoryLimit
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        self.parser = UnsafeMutablePointer<http_parser>.allocate(capacity: 1)
-        http_parser_init(parser, HTTP_REQUEST)
         core.liveConnections.add(1, ordering: .relaxed)
     }
 
     deinit {
         buffer.deallocate()
-        parser.deallocate()
         core.liveConnections.subtract(1, ordering: .relaxed)
     }
 
@@ -109,7 +107,7 @@ final class ServerConnection: @unchecked Sendable {
     func open() {
         // Set here, not in `init`: the parser reaches the connection through this pointer while
         // the owner's registry keeps it alive.
-        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        parser.bind(to: self)
         updateInterest()
     }
 
@@ -206,9 +204,8 @@ final class ServerConnection: @unchecked Sendable {
                 refuse(.malformed("A chunk's data is not followed by CRLF."))
                 return
             }
-            let parsed = http_parser_execute(
-                parser, RequestParserSettings.pointer, (buffer + start).assumingMemoryBound(to: CChar.self),
-                end - start)
+            let parsed = parser.execute(
+                RequestParserSettings.pointer, (buffer + start).assumingMemoryBound(to: CChar.self), count: end - start)
             start += parsed
             if let refusal {
                 refuse(refusal)
@@ -219,7 +216,7 @@ final class ServerConnection: @unchecked Sendable {
                 dispatch()
                 continue
             }
-            let error = swifty_http1_parser_errno(parser)
+            let error = parser.error
             if error != HPE_OK {
                 refuse(parserRefusal(error))
                 return
@@ -243,7 +240,7 @@ final class ServerConnection: @unchecked Sendable {
     // MARK: Handling
 
     private func dispatch() {
-        let keepAlive = http_should_keep_alive(parser) != 0
+        let keepAlive = parser.shouldKeepAlive
         let parts = request
         request = RequestParts()
         scanner = HeadScanner()
@@ -311,7 +308,7 @@ final class ServerConnection: @unchecked Sendable {
         } else {
             phase = .idle
             phaseStart = .now
-            http_parser_pause(parser, 0)
+            parser.pause(false)
         }
         flush()
         guard phase != .closed else { return }
@@ -333,7 +330,7 @@ final class ServerConnection: @unchecked Sendable {
         self.refusal = nil
         var method = ""
         if request.methodKnown {
-            let name = RequestParts.methodNames[Int(parser.pointee.method) % RequestParts.methodNames.count]
+            let name = RequestParts.methodNames[Int(parser.state.pointee.method) % RequestParts.methodNames.count]
             method = RefusedRequest.standardMethods.contains(name) ? name : "other"
         } else if refusal.reason == .unknownMethod {
             method = "other"
