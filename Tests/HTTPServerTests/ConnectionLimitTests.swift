@@ -28,6 +28,27 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test func theDefaultsLetABenchmarkClientWith64ConnectionsThrough() async throws {
+        try await withServer(HTTPServer.Configuration(threadCount: 2), handler: echoHandler) { server in
+            let port = server.port
+            let served = try await blocking { () -> Int in
+                let connections = try (0..<64).map { _ in try RawConnection(port: port) }
+                var served = 0
+                for round in 0..<3 {
+                    for connection in connections {
+                        try connection.send("GET /r\(round) HTTP/1.1\r\nHost: x\r\n\r\n")
+                    }
+                    for connection in connections where (try? connection.readResponse())?.status == 200 {
+                        served += 1
+                    }
+                }
+                return served
+            }
+            #expect(served == 64 * 3)
+            #expect(server.refusedConnectionCount == 0)
+        }
+    }
+
     @Test func manyTricklingConnectionsFromOneAddressLeaveAnotherServed() async throws {
         // Default limits: 1,500 connections from one address that trickle their heads.
         let configuration = HTTPServer.Configuration(threadCount: 2)
