@@ -209,6 +209,9 @@ enum FramingCorpus {
         FramingCase("pipelined POST and GET", post("Content-Length: 2\r\n", "hi") + get(), [200, 200], .open),
         FramingCase("good then bad pipelined", get() + get(version: "HTTP/9.9") + get(), [200, 505], .closed),
         FramingCase("HEAD", "HEAD / HTTP/1.1\r\n\(host)\r\n", [200], .open),
+        FramingCase(
+            "upgrade request answered then closed",
+            get(fields: host + "Connection: Upgrade\r\nUpgrade: websocket\r\n") + get(), [200], .closed),
         FramingCase("early close in the request line", "GET / HT", [], .closed, halfClose: true),
         FramingCase("early close in the head", "GET / HTTP/1.1\r\nHost: x\r\nX-A:", [], .closed, halfClose: true),
         FramingCase("early close in the body", post("Content-Length: 10\r\n", "abc"), [], .closed, halfClose: true),

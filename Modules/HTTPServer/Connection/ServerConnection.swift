@@ -240,7 +240,9 @@ final class ServerConnection: @unchecked Sendable {
     // MARK: Handling
 
     private func dispatch() {
-        let keepAlive = parser.shouldKeepAlive
+        // A request asking to upgrade the protocol is answered in HTTP/1.1 and the connection
+        // closed: the parser would not read what follows it as HTTP.
+        let keepAlive = parser.shouldKeepAlive && parser.state.pointee.upgrade == 0
         let parts = request
         request = RequestParts()
         scanner = HeadScanner()
