@@ -42,8 +42,7 @@ struct ResourceTests {
 
     @Test(arguments: Scenario.allCases)
     func contextsAreReleased(_ scenario: Scenario) async throws {
-        // libmicrohttpd 0.9.75 may notice a close that arrives together with body bytes only at
-        // the idle timeout, so keep it short here.
+        // A short idle timeout: a connection the client leaves open is closed soon.
         let configuration = HTTPServer.Configuration(
             threadCount: 2,
             connectionTimeout: .seconds(1),
