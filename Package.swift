@@ -95,8 +95,10 @@ package.targets += [
         path: "Modules/CHTTPParser",
         providers: [.apt(["libhttp-parser-dev"])]
     ),
+    .target(name: "HTTP1Parsing", dependencies: ["CHTTPParser"], path: "Modules/HTTP1Parsing"),
     .target(
-        name: "HTTP1Transport", dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "AppLogging", "CHTTPParser"],
+        name: "HTTP1Transport",
+        dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "AppLogging", "CHTTPParser", "HTTP1Parsing"],
         path: "Modules/HTTP1Transport"
     ),
     .testTarget(
@@ -111,15 +113,9 @@ package.targets += [
 
 // MARK: - HTTP server
 package.targets += [
-    .systemLibrary(
-        name: "CMicroHTTPD",
-        path: "Modules/CMicroHTTPD",
-        pkgConfig: "libmicrohttpd",
-        providers: [.apt(["libmicrohttpd-dev"])]
-    ),
     .target(
         name: "HTTPServer",
-        dependencies: ["CMicroHTTPD", "AppLogging", "HTTPTypes", "EventLoops", "JSON"],
+        dependencies: ["CHTTPParser", "HTTP1Parsing", "AppLogging", "HTTPTypes", "EventLoops", "JSON"],
         path: "Modules/HTTPServer"
     ),
     .testTarget(

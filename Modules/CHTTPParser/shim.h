@@ -1,5 +1,5 @@
-// http-parser (the parser Node.js used for a decade, Debian's libhttp-parser-dev) for the
-// HTTP/1.1 transport, and the socket calls Swift cannot make directly: `connect` takes a
+// http-parser (the parser Node.js used for a decade, Debian's libhttp-parser-dev), wrapped by HTTP1Parsing for the
+// HTTP/1.1 server and transport, and the socket calls Swift cannot make directly: `connect` takes a
 // `struct sockaddr *` that Swift would have to build by rebinding, and the socket options are
 // macros.
 #ifndef SWIFTY_CHTTPPARSER_SHIM_H
@@ -86,6 +86,21 @@ static inline int swifty_http1_resolve(const char *host, char *out, socklen_t le
     int failed = address == NULL || inet_ntop(found->ai_family, address, out, length) == NULL;
     freeaddrinfo(found);
     return failed ? EAI_FAMILY : 0;
+}
+
+// glibc declares accept4 only under _GNU_SOURCE, which a module header cannot count on.
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/// Accepts a connection from the listening socket `fd` as non-blocking and close-on-exec, with
+/// `TCP_NODELAY`; the peer's address goes to `address`. Returns the socket, or -1 with `errno` set.
+static inline int swifty_http1_accept(int fd, struct sockaddr_storage *address) {
+    socklen_t length = sizeof *address;
+    int client = accept4(fd, (struct sockaddr *)address, &length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (client >= 0) {
+        int on = 1;
+        (void)setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    }
+    return client;
 }
 
 /// The parser's error number (`HTTP_PARSER_ERRNO`, a macro).

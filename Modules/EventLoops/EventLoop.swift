@@ -12,11 +12,8 @@ import Synchronization
 /// thread, and a transport built with the group finds that loop with ``isCurrent`` and keeps its
 /// sockets and timers on it: an upstream call then costs no hand-over between threads. Work from
 /// other threads wakes the loop through an `eventfd`.
-///
-/// A library that keeps its own descriptor set and must be run every turn (libmicrohttpd in
-/// external-polling mode) joins a loop with an ``EventLoopHook``.
 public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
-    // `@unchecked Sendable`: `watchers`, `timers`, `hooks`, `pollDescriptors` and `stopHandlers`
+    // `@unchecked Sendable`: `watchers`, `timers` and `stopHandlers`
     // are touched on the loop's thread only (the `IOEventLoop` contract); everything else shared
     // between threads is a `Mutex`, an `Atomic` or a descriptor whose system calls are thread-safe.
 
@@ -47,9 +44,6 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     private var timers: [Timer] = []
     private var nextTimerID: UInt64 = 0
     private var stopHandlers: [() -> Void] = []
-    private var hooks: [any EventLoopHook] = []
-    /// The hooks' descriptors, then ``epollFD``: what the loop polls when it has hooks.
-    private var pollDescriptors: [pollfd] = []
     /// The jobs and work being run by ``runQueuedJobs()`` (loop thread only).
     private var takenJobs: [UnownedJob] = []
     private var takenWork: [@Sendable () -> Void] = []
@@ -95,7 +89,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         exited.wait()
     }
 
-    /// Wakes the loop from another thread so that it runs a turn (its queue and its hooks).
+    /// Wakes the loop from another thread so that it runs a turn.
     public func wake() {
         var one: UInt64 = 1
         _ = Glibc.write(wakeFD, &one, 8)
@@ -127,8 +121,9 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
 
     /// Runs the queued jobs and work (and those they queue), up to a bound; loop thread only.
     ///
-    /// The loop runs it at the start of every turn; a hook may run it sooner (after starting a
-    /// task that prefers this loop, so a task that does not really wait finishes at once).
+    /// The loop runs it at the start of every turn; a descriptor's handler may run it sooner
+    /// (after starting a task that prefers this loop, so a task that does not really wait
+    /// finishes at once).
     public func runQueuedJobs() {
         // Not re-entered: a job that led here again would find the arrays below in use. The
         // outer call runs whatever was queued meanwhile on its next pass.
@@ -148,26 +143,6 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
             takenJobs.removeAll(keepingCapacity: true)
             takenWork.removeAll(keepingCapacity: true)
         }
-    }
-
-    // MARK: Hooks
-
-    /// Runs `hook` on every turn from now on, and polls its descriptor beside the loop's own;
-    /// loop thread only.
-    public func addHook(_ hook: any EventLoopHook) {
-        hooks.append(hook)
-        rebuildPollDescriptors()
-    }
-
-    /// Stops running `hook`; loop thread only.
-    public func removeHook(_ hook: any EventLoopHook) {
-        hooks.removeAll { $0 === hook }
-        rebuildPollDescriptors()
-    }
-
-    private func rebuildPollDescriptors() {
-        pollDescriptors = hooks.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
-        if !hooks.isEmpty { pollDescriptors.append(pollfd(fd: epollFD, events: Int16(POLLIN), revents: 0)) }
     }
 
     // MARK: IOEventLoop
@@ -248,20 +223,10 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         return readiness
     }
 
-    /// Waits up to `timeout` ms until this loop's descriptors (or a hook's) are ready; returns
-    /// how many of this loop's events were stored in `events` (a hook's are handled by its next
-    /// run).
+    /// Waits up to `timeout` ms until this loop's descriptors are ready; returns how many events
+    /// were stored in `events`.
     private func wait(timeout: Int32, into events: inout [epoll_event]) -> Int32 {
-        if pollDescriptors.isEmpty {
-            return epoll_wait(epollFD, &events, Int32(events.count), timeout)
-        }
-        // A hook's descriptor is polled beside the epoll set, not added to it: an epoll set that
-        // sits in another one makes every `EPOLL_CTL_ADD` on it take the kernel's global
-        // nested-epoll path.
-        let count = pollDescriptors.count
-        let ready = pollDescriptors.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t(count), timeout) }
-        guard ready > 0, pollDescriptors[count - 1].revents != 0 else { return 0 }
-        return epoll_wait(epollFD, &events, Int32(events.count), 0)
+        epoll_wait(epollFD, &events, Int32(events.count), timeout)
     }
 
     private func runLoop() {
@@ -276,13 +241,6 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         while !stopRequested.load(ordering: .relaxed) {
             runQueuedJobs()
             if !timers.isEmpty { runDueTimers(now: clock.now) }
-            if !hooks.isEmpty {
-                for hook in hooks { hook.run() }
-                // Timers that came due during a hook's run (an upstream call started by a handler
-                // it dispatched asks for one at 0 ms) fire now, before waiting: the requests
-                // leave in one burst at the end of the turn.
-                if !timers.isEmpty { runDueTimers(now: clock.now) }
-            }
             var timeout: Int32 = 1000
             if queue.withLock({ !$0.isEmpty }) {
                 // More work queued: only look (without waiting) at the watched descriptors, so
@@ -291,7 +249,6 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
                 timeout = 0
             } else {
                 let now = clock.now
-                for hook in hooks { timeout = min(timeout, hook.longestWait(now: now)) }
                 if let due = timers.lazy.map(\.deadline).min() {
                     timeout = min(timeout, Self.milliseconds(from: now, to: due))
                 }
@@ -313,11 +270,8 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     }
 
     private func lastTurn() {
-        // Answers resumed by an owner's shutdown get queued, and sent by the hooks, first.
+        // Work queued by an owner's shutdown runs first.
         runQueuedJobs()
-        for hook in hooks { hook.run() }
-        hooks = []
-        pollDescriptors = []
         // Whoever keeps work on this loop ends it now (their callers' jobs are queued below).
         let handlers = stopHandlers
         stopHandlers = []

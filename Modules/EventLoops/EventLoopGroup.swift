@@ -64,7 +64,7 @@ public final class EventLoopGroup: Sendable {
         loops[nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
     }
 
-    /// Stops every loop (each runs its last turn: stop handlers, hooks, queued work) and returns
+    /// Stops every loop (each runs its last turn: stop handlers, queued work) and returns
     /// once their threads have ended. Work handed over afterwards is refused. Call it after the
     /// servers and transports that use the group have stopped.
     public func shutdown() async {

@@ -1,6 +1,7 @@
 import CHTTPParser
 import EventLoops
 import Foundation
+import HTTP1Parsing
 import HTTPTypes
 import ServiceCore
 
@@ -42,8 +43,8 @@ final class HTTP1Connection {
 
     // MARK: The response being read (reset by ``beginResponse()``)
 
-    /// The parser's state; allocated once per connection.
-    let parser: UnsafeMutablePointer<http_parser>
+    /// The parser; allocated once per connection.
+    let parser = HTTP1Parser(HTTP_RESPONSE)
     /// Bytes of the current answer received so far.
     var received = 0
     /// Bytes of the current head (status line and fields) parsed so far.
@@ -71,19 +72,12 @@ final class HTTP1Connection {
         self.origin = origin
         self.maxBodySize = maxBodySize
         self.maxHeadSize = maxHeadSize
-        parser = .allocate(capacity: 1)
-        parser.initialize(to: http_parser())
-    }
-
-    deinit {
-        parser.deinitialize(count: 1)
-        parser.deallocate()
     }
 
     /// Prepares for the answer to a new request.
     func beginResponse() {
-        http_parser_init(parser, HTTP_RESPONSE)
-        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        parser.reset(HTTP_RESPONSE)
+        parser.bind(to: self)
         received = 0
         headBytes = 0
         status = 0

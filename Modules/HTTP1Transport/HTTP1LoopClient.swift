@@ -2,6 +2,7 @@ import CHTTPParser
 import Dispatch
 import EventLoops
 import Glibc
+import HTTP1Parsing
 import HTTPTypes
 import ServiceCore
 
@@ -372,7 +373,7 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
         case .needMore:
             return false
         case .complete(let leftover):
-            let reusable = leftover == 0 && http_should_keep_alive(connection.parser) != 0
+            let reusable = leftover == 0 && connection.parser.shouldKeepAlive
             let response = connection.takeResponse()
             connection.exchange = nil
             connection.hasAnswered = true

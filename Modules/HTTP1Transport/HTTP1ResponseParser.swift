@@ -1,5 +1,6 @@
 import CHTTPParser
 import Foundation
+import HTTP1Parsing
 import HTTPTypes
 import ServiceCore
 
@@ -22,8 +23,10 @@ enum HTTP1ResponseParser {
 
     /// The callbacks, for ``feed(_:_:count:settings:)``; one copy per loop client.
     static func makeSettings() -> UnsafeMutablePointer<http_parser_settings> {
-        let settings = UnsafeMutablePointer<http_parser_settings>.allocate(capacity: 1)
-        var value = http_parser_settings()
+        HTTP1Parser.makeSettings(configure)
+    }
+
+    private static func configure(_ value: inout http_parser_settings) {
         value.on_header_field = { parser, at, length in
             let connection = HTTP1ResponseParser.connection(parser)
             if connection.inValue { connection.flushField() }
@@ -79,8 +82,6 @@ enum HTTP1ResponseParser {
             http_parser_pause(parser, 1)
             return 0
         }
-        settings.initialize(to: value)
-        return settings
     }
 
     /// Parses `count` bytes at `bytes` (or the end of the stream when `count` is 0).
@@ -88,22 +89,18 @@ enum HTTP1ResponseParser {
         _ connection: HTTP1Connection, _ bytes: UnsafePointer<CChar>?, count: Int,
         settings: UnsafeMutablePointer<http_parser_settings>
     ) -> Outcome {
-        let parsed = http_parser_execute(connection.parser, settings, bytes, count)
+        let parsed = connection.parser.execute(settings, bytes, count: count)
         if connection.complete { return .complete(leftover: count - parsed) }
         if connection.bodyTooLarge { return .bodyTooLarge }
         if connection.headTooLarge { return .headTooLarge }
-        let error = swifty_http1_parser_errno(connection.parser)
-        if error != HPE_OK {
-            let name = String(cString: http_errno_name(error))
-            let description = String(cString: http_errno_description(error))
-            return .malformed("\(name): \(description)")
-        }
+        let error = connection.parser.error
+        if error != HPE_OK { return .malformed(HTTP1Parser.describe(error)) }
         return .needMore
     }
 
     private static func connection(_ parser: UnsafeMutablePointer<http_parser>?) -> HTTP1Connection {
-        // Set by `HTTP1Connection.beginResponse()`, which runs before every parse.
-        Unmanaged<HTTP1Connection>.fromOpaque(parser!.pointee.data).takeUnretainedValue()
+        // Bound by `HTTP1Connection.beginResponse()`, which runs before every parse.
+        HTTP1Parser.owner(of: parser, as: HTTP1Connection.self)
     }
 }
 

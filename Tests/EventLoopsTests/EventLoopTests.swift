@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The loops of an `EventLoopGroup`: where the caller runs, descriptors, timers, hand-overs,
-/// hooks and the last turn.
+/// The loops of an `EventLoopGroup`: where the caller runs, descriptors, timers, hand-overs
+/// and the last turn.
 struct EventLoopTests {
     /// Order of events seen on one loop; touched on that loop's thread only.
     private final class Record: @unchecked Sendable {
@@ -116,53 +116,6 @@ struct EventLoopTests {
             }
         }
         #expect(received == 42)
-    }
-
-    /// Counts its runs and turns the loop when its pipe is readable.
-    private final class CountingHook: EventLoopHook, @unchecked Sendable {
-        // `@unchecked Sendable`: `runs` is written on the loop's thread only and read atomically.
-        let descriptor: Int32
-        let runs = Atomic<Int>(0)
-        init(descriptor: Int32) { self.descriptor = descriptor }
-        func run() { runs.add(1, ordering: .relaxed) }
-        func longestWait(now: ContinuousClock.Instant) -> Int32 { 1000 }
-    }
-
-    @Test func aHookRunsEveryTurnAndItsDescriptorWakesTheLoop() async throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        defer {
-            close(fds[0])
-            close(fds[1])
-        }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
-        let hook = CountingHook(descriptor: readEnd)
-        try await withGroup { group in
-            let loop = group.loops[0]
-            await withCheckedContinuation { continuation in
-                loop.execute {
-                    loop.addHook(hook)
-                    continuation.resume()
-                }
-            }
-            // Idle, the loop waits up to the hook's second; a byte on the pipe turns it at once
-            // (and again while unread), so the hook runs many times within 500 ms.
-            let before = hook.runs.load(ordering: .relaxed)
-            var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
-            let deadline = ContinuousClock.now + .milliseconds(500)
-            while hook.runs.load(ordering: .relaxed) < before + 3 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            #expect(hook.runs.load(ordering: .relaxed) >= before + 3)
-            await withCheckedContinuation { continuation in
-                loop.execute {
-                    loop.removeHook(hook)
-                    continuation.resume()
-                }
-            }
-            _ = read(readEnd, &byte, 1)
-        }
     }
 
     @Test func handedOverWorkRunsOnTheLoopAndTheLastTurnEndsWhatIsLeft() async throws {

@@ -8,7 +8,7 @@ struct RequestValidationTests {
     struct BadHead: Sendable, CustomTestStringConvertible {
         var name: String
         var head: String
-        /// False where libmicrohttpd answers by itself (plain 400, not problem+json).
+        /// Whether the answer must be a problem body.
         var answeredByServer = true
         var testDescription: String { name }
     }
@@ -37,12 +37,10 @@ struct RequestValidationTests {
         BadHead(name: "space before colon", head: "GET / HTTP/1.1\r\nHost: x\r\nX-A : a\r\n\r\n"),
         BadHead(name: "HTTP/1.1 without Host", head: "GET / HTTP/1.1\r\nX-A: 1\r\n\r\n"),
         BadHead(name: "two Host fields", head: "GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n"),
-        BadHead(name: "unknown transfer coding", head: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n"),
         BadHead(name: "non-ASCII target", head: "GET /caf\u{E9} HTTP/1.1\r\nHost: x\r\n\r\n"),
         BadHead(
             name: "non-numeric content length",
-            head: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1a\r\n\r\n",
-            answeredByServer: false
+            head: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1a\r\n\r\n"
         ),
     ]
 
@@ -77,8 +75,8 @@ struct RequestValidationTests {
     @Test func validHeadsWithUnusualSpacingAreServed() async throws {
         try await withServer(handler: echoHandler) { server in
             for head in [
-                "GET /a HTTP/1.1\nHost: x\nX-A: 1\n\n",
                 "GET /a HTTP/1.1\r\nHost:x\r\nX-A:\t  spaced  \r\nX-Empty:\r\n\r\n",
+                "\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\n",
             ] {
                 let response = try await exchange(port: server.port, head)
                 #expect(response.status == 200, "\(head.debugDescription)")

@@ -23,6 +23,10 @@ struct AccessLogLineTests {
                 .init(module: "Payment\"Module", operation: "wallet\t", outcome: "refused", milliseconds: 0),
             ]
         ),
+        AccessLogLine(
+            requestID: "-", method: "other", route: "refused", status: "400", durationMilliseconds: "0.10",
+            upstream: [], client: "2001:db8::7", refusal: "malformed"
+        ),
     ]
 
     @Test(arguments: lines)

@@ -114,6 +114,7 @@ struct RouteGroupTests {
         try Data((Data(repeating: 1, count: 32).base64EncodedString() + "\n").utf8).write(
             to: URL(fileURLWithPath: keyFile))
         var configuration = DaemonConfiguration()
+        configuration.drainDelaySeconds = 0
         configuration.mode = .live
         configuration.modules["UserModule"] = .init(baseURL: "https://users.example", keyFile: keyFile)
 

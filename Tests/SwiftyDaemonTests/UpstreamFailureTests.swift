@@ -15,6 +15,7 @@ import Testing
 struct UpstreamFailureTests {
     static func sandboxConfiguration() -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
+        configuration.drainDelaySeconds = 0
         configuration.port = 0
         configuration.adminPort = 0
         configuration.drainSeconds = 2

@@ -2,8 +2,8 @@ import HTTPServer
 import HTTPTypes
 import ServiceCore
 
-/// The admin endpoints: `/livez` (the process answers), `/readyz` (503 while starting and
-/// draining), `/metrics` (Prometheus text format 0.0.4).
+/// The admin endpoints: `/livez` (the process answers), `/readyz` (503 while starting,
+/// draining, or while the app server is at its global connection limit), `/metrics` (Prometheus text format 0.0.4).
 struct AdminAPI {
     let readiness: Readiness
     let metrics: Metrics
@@ -14,6 +14,7 @@ struct AdminAPI {
         let readiness = self.readiness
         router.add("GET", "/readyz") { _, _ in
             switch readiness.state {
+            case .ready where readiness.isSaturated: .text(503, "at the connection limit\n")
             case .ready: .text("ready\n")
             case .starting: .text(503, "starting\n")
             case .draining: .text(503, "draining\n")

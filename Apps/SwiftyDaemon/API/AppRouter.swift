@@ -12,12 +12,18 @@ struct AppRouter {
     let api: AppAPI
     let metrics: Metrics
     let accessLog: Logger
+    /// The proxies whose `Forwarded` / `X-Forwarded-For` are believed (``ClientAddress``).
+    let trustedProxies: Set<String>
     /// The access log's lines, batched per loop turn, when they can go to its handler directly
     /// (``AccessLogLine``).
     private let accessLogBatch: AccessLogBatch?
 
     /// - Parameter eventLoops: The app server's loops, whose access-log lines are batched per turn.
-    init(api: AppAPI, metrics: Metrics, accessLog: Logger, eventLoops: EventLoopGroup? = nil) {
+    init(
+        api: AppAPI, metrics: Metrics, accessLog: Logger, eventLoops: EventLoopGroup? = nil,
+        trustedProxies: Set<String> = []
+    ) {
+        self.trustedProxies = trustedProxies
         self.api = api
         self.metrics = metrics
         self.accessLog = accessLog
@@ -34,6 +40,7 @@ struct AppRouter {
         let metrics = self.metrics
         let accessLog = self.accessLog
         let accessLogBatch = self.accessLogBatch
+        let trustedProxies = self.trustedProxies
         return { request in
             let trace = RequestTrace(requestID: Self.requestID(for: request))
             return await RequestTrace.$current.withValue(trace) {
@@ -44,10 +51,42 @@ struct AppRouter {
                 response.headers.add(name: "X-Request-ID", value: trace.requestID)
                 Self.finish(
                     request, response, route: trace.route ?? "unmatched", trace: trace, start: start,
-                    metrics: metrics, accessLog: accessLog, accessLogBatch: accessLogBatch
+                    metrics: metrics, accessLog: accessLog, accessLogBatch: accessLogBatch,
+                    trustedProxies: trustedProxies
                 )
                 return response
             }
+        }
+    }
+
+    /// What the app server reports of its own refusals: counted by reason and written to the
+    /// access log like a request (route `refused`, no header values).
+    func makeRefusalObserver() -> @Sendable (RefusedRequest) -> Void {
+        let metrics = self.metrics
+        let accessLog = self.accessLog
+        let accessLogBatch = self.accessLogBatch
+        return { refused in
+            metrics.refusals.increment([refused.reason])
+            let seconds =
+                Double(refused.duration.components.seconds) + Double(refused.duration.components.attoseconds) / 1e18
+            var line = AccessLogLine(
+                requestID: "-", method: refused.method.isEmpty ? "-" : refused.method, route: "refused",
+                status: String(refused.status), durationMilliseconds: Self.milliseconds(seconds), upstream: [])
+            line.refusal = refused.reason
+            if let accessLogBatch {
+                accessLogBatch.write(line.bytes(date: Date(), label: accessLog.label))
+            } else {
+                accessLog.info("request", metadata: line.metadata)
+            }
+        }
+    }
+
+    /// The methods that get a metric label of their own; any other is `other`, so no client can
+    /// add label values.
+    static func methodLabel(_ method: String) -> String {
+        switch method {
+        case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS": method
+        default: "other"
         }
     }
 
@@ -59,17 +98,22 @@ struct AppRouter {
         start: ContinuousClock.Instant,
         metrics: Metrics,
         accessLog: Logger,
-        accessLogBatch: AccessLogBatch?
+        accessLogBatch: AccessLogBatch?,
+        trustedProxies: Set<String>
     ) {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let status = String(response.status)
-        metrics.requests.increment([route, request.method, status])
+        metrics.requests.increment([route, Self.methodLabel(request.method), status])
         metrics.requestDuration.observe([route], seconds)
-        let line = AccessLogLine(
+        var line = AccessLogLine(
             requestID: trace.requestID, method: request.method, route: route, status: status,
             durationMilliseconds: Self.milliseconds(seconds), upstream: trace.recorded
         )
+        if !trustedProxies.isEmpty {
+            line.client = ClientAddress.resolve(
+                peer: request.remoteAddress, headers: request.headers, trusted: trustedProxies)
+        }
         if let accessLogBatch {
             accessLogBatch.write(line.bytes(date: Date(), label: accessLog.label))
         } else {

@@ -29,6 +29,12 @@ enum ConfigurationCheck {
         if !(configuration.drainSeconds > 0 && configuration.drainSeconds <= 600) {
             problems.append("drainSeconds \(configuration.drainSeconds) is not in (0, 600]")
         }
+        for proxy in configuration.trustedProxies where !ClientAddress.isNumeric(proxy) {
+            problems.append("trustedProxies entry \"\(proxy)\" is not a numeric IPv4 or IPv6 address")
+        }
+        if !(0...60).contains(configuration.drainDelaySeconds) {
+            problems.append("drainDelaySeconds \(configuration.drainDelaySeconds) is not in [0, 60]")
+        }
         if !(configuration.tokenCacheSeconds >= 0 && configuration.tokenCacheSeconds <= 3600) {
             problems.append("tokenCacheSeconds \(configuration.tokenCacheSeconds) is not 0-3600")
         }

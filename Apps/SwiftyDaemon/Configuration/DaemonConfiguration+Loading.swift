@@ -91,6 +91,15 @@ extension DaemonConfiguration {
             }
             drainSeconds = value
         }
+        if let text = environment["SWIFTY_TRUSTED_PROXIES"] {
+            trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        if let text = environment["SWIFTY_DRAIN_DELAY_SECONDS"] {
+            guard let value = Double(text) else {
+                throw LoadError(message: "SWIFTY_DRAIN_DELAY_SECONDS=\"\(text)\" is not a number")
+            }
+            drainDelaySeconds = value
+        }
         for module in FeatureModuleRegistry.modules.map({ $0.name }) {
             let prefix = Self.environmentPrefix(module: module)
             var settings = modules[module] ?? ModuleSettings()

@@ -142,6 +142,15 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
     public var maxHeaderBytes: Int = 8 << 10
     /// How long in-flight requests may take to finish after SIGTERM or SIGINT, in seconds.
     public var drainSeconds: Double = 10
+    /// After SIGTERM or SIGINT, how long `/readyz` answers 503 before the app server stops
+    /// accepting, in seconds: a load balancer sees the daemon leave before new connections are
+    /// refused. Counted within ``drainSeconds``; 0 in tests.
+    public var drainDelaySeconds: Double = 3
+    /// The numeric addresses of the proxies (load balancers) in front of the daemon: for a
+    /// connection from one of them, the client's address is read from `Forwarded` or
+    /// `X-Forwarded-For` and written to the access log (`client`). Empty: no field is believed,
+    /// and access-log lines carry no `client`.
+    public var trustedProxies: [String] = []
     /// How long an introspected bearer token is trusted before it is checked again, in seconds.
     public var tokenCacheSeconds: Double = 30
     /// Log settings.
@@ -156,7 +165,8 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case mode, host, port, adminHost, adminPort, threads, maxBodyBytes, maxHeaderBytes, drainSeconds
-        case tokenCacheSeconds
+        case drainDelaySeconds
+        case tokenCacheSeconds, trustedProxies
         case logging, sandbox, modules
     }
 
@@ -176,6 +186,10 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         maxHeaderBytes =
             try container.decodeIfPresent(Int.self, forKey: .maxHeaderBytes) ?? defaults.maxHeaderBytes
         drainSeconds = try container.decodeIfPresent(Double.self, forKey: .drainSeconds) ?? defaults.drainSeconds
+        drainDelaySeconds =
+            try container.decodeIfPresent(Double.self, forKey: .drainDelaySeconds) ?? defaults.drainDelaySeconds
+        trustedProxies =
+            try container.decodeIfPresent([String].self, forKey: .trustedProxies) ?? defaults.trustedProxies
         tokenCacheSeconds =
             try container.decodeIfPresent(Double.self, forKey: .tokenCacheSeconds) ?? defaults.tokenCacheSeconds
         logging = try container.decodeIfPresent(Logging.self, forKey: .logging) ?? defaults.logging

@@ -5,7 +5,7 @@
 /// The C allocator that serves the daemon's process, and its settings.
 ///
 /// `swiftyd` links tcmalloc (gperftools' minimal build), which then serves `malloc` and `free`
-/// for the whole process: the Swift runtime, Foundation, libcurl, libmicrohttpd and OpenSSL. A
+/// for the whole process: the Swift runtime, Foundation, libcurl, http-parser and OpenSSL. A
 /// proxied request makes about 90 small allocations, and tcmalloc's per-thread caches serve them
 /// with less work than glibc's bins. A process that embeds `SwiftyDaemon`
 /// without linking tcmalloc keeps glibc's allocator; ``apply()`` then tunes that one.

@@ -135,6 +135,9 @@ public final class Daemon: Sendable {
             )
             var accessLog = Logger(label: "swiftyd.access")
             accessLog.logLevel = logger.logLevel
+            let appRouter = AppRouter(
+                api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops,
+                trustedProxies: Set(configuration.trustedProxies))
             let appServer = HTTPServer(
                 configuration: .init(
                     host: configuration.host,
@@ -144,12 +147,15 @@ public final class Daemon: Sendable {
                     maxHeaderBytes: configuration.maxHeaderBytes
                 ),
                 eventLoops: eventLoops,
-                handler: AppRouter(api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops)
-                    .makeHandler()
+                refusalObserver: appRouter.makeRefusalObserver(),
+                handler: appRouter.makeHandler()
             )
+            // Total connections at the global limit: not ready, so a balancer sends elsewhere.
+            readiness.watchSaturation { appServer.connectionCount >= appServer.configuration.connectionLimit }
             try await services.start([
                 HTTPServerService(name: "app server", server: appServer),
-                ReadinessGate(readiness: readiness),
+                ReadinessGate(
+                    readiness: readiness, delay: .milliseconds(Int64(configuration.drainDelaySeconds * 1000))),
             ])
             return Daemon(
                 configuration: configuration,

@@ -14,10 +14,14 @@ struct AccessLogLine {
     var status: String
     var durationMilliseconds: String
     var upstream: [RequestTrace.Call]
+    /// The client's address resolved through the trusted proxies, when any are configured.
+    var client: String?
+    /// The reason of a refusal of the server's own, or `nil` for a request a handler answered.
+    var refusal: String?
 
     /// The record's metadata, for any log handler.
     var metadata: Logger.Metadata {
-        [
+        var metadata: Logger.Metadata = [
             "request_id": .string(requestID),
             "method": .string(method),
             "route": .string(route),
@@ -31,14 +35,19 @@ struct AccessLogLine {
                     ])
                 }),
         ]
+        if let refusal { metadata["refusal"] = .string(refusal) }
+        if let client { metadata["client"] = .string(client) }
+        return metadata
     }
 
     /// The JSON line a ``StreamLogHandler`` writes for an `info` record `"request"` with
     /// ``metadata`` (keys in sorted order, as its formatter puts them), newline included.
     func bytes(date: Date, label: String) -> [UInt8] {
         var line = JSONLogLine(date: date, level: .info, label: label, message: "request")
+        if let client { line.member("client", client) }
         line.member("duration_ms", durationMilliseconds)
         line.member("method", method)
+        if let refusal { line.member("refusal", refusal) }
         line.member("request_id", requestID)
         line.member("route", route)
         line.member("status", status)

@@ -16,6 +16,13 @@ public final class Metrics: Sendable {
         help: "App API requests by route, method and status.",
         labels: ["route", "method", "status"]
     )
+    /// Requests and connections the app server refused itself (framing, limits, deadlines), by
+    /// reason (a closed set: `HTTPServer.refusalReasons`).
+    public let refusals = CounterFamily(
+        name: "swiftyd_http_refusals_total",
+        help: "Requests and connections the app server refused itself, by reason.",
+        labels: ["reason"]
+    )
     /// App API latency by route.
     public let requestDuration = HistogramFamily(
         name: "swiftyd_http_request_duration_seconds",
@@ -59,6 +66,7 @@ public final class Metrics: Sendable {
         text += "# TYPE swiftyd_http_requests_in_flight gauge\n"
         text += "swiftyd_http_requests_in_flight \(inFlight.load(ordering: .relaxed))\n"
         requests.render(into: &text)
+        refusals.render(into: &text)
         requestDuration.render(into: &text)
         upstreamCalls.render(into: &text)
         upstreamDuration.render(into: &text)

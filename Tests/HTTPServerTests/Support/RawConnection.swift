@@ -25,8 +25,9 @@ final class RawConnection {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host`:`port` (loopback only) with `timeout` for every send and receive.
-    init(port: Int, host: String = "127.0.0.1", timeout: Duration = .seconds(5)) throws {
+    /// Connects to `host`:`port` (loopback only) with `timeout` for every send and receive, from
+    /// the IPv4 address `source` when given (another loopback address, as another client).
+    init(port: Int, host: String = "127.0.0.1", source: String? = nil, timeout: Duration = .seconds(5)) throws {
         let isV6 = host.contains(":")
         fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -45,6 +46,17 @@ final class RawConnection {
                 }
             }
         } else {
+            if let source {
+                var local = sockaddr_in()
+                local.sin_family = sa_family_t(AF_INET)
+                inet_pton(AF_INET, source, &local.sin_addr)
+                let bound = withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                guard bound == 0 else { throw Failure(description: "bind: \(String(cString: strerror(errno)))") }
+            }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = UInt16(port).bigEndian
@@ -76,6 +88,16 @@ final class RawConnection {
             offset += sent
         }
     }
+
+    /// Whether bytes (or the end of the stream) are waiting to be read, without waiting.
+    func hasSomethingToRead() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        return count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    /// Shuts the write side: the server reads the end of the stream, the client can still read.
+    func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
     /// Reads more bytes into the buffer; false at end of stream.
     private func fill() throws -> Bool {

@@ -36,7 +36,10 @@ final class DaemonProcess: Sendable {
         let child = try ChildProcess(
             launcher.first ?? executable.path,
             arguments: launcher.isEmpty ? daemonArguments : launcher.dropFirst() + [executable.path] + daemonArguments,
-            environment: ChildProcess.environment(overriding: environment, removing: ["NOTIFY_SOCKET"]),
+            // No drain delay unless a test asks for one: SIGTERM stops the daemon at once.
+            environment: ChildProcess.environment(
+                overriding: ["SWIFTY_DRAIN_DELAY_SECONDS": "0"].merging(environment) { $1 }, removing: ["NOTIFY_SOCKET"]
+            ),
             output: .merged)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(60)

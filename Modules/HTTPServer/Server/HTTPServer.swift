@@ -1,24 +1,23 @@
 public import AppLogging
-import CMicroHTTPD
 import Dispatch
 public import EventLoops
 import Foundation
 import Glibc
 import Synchronization
 
-/// An HTTP/1.1 server over libmicrohttpd whose handlers are Swift `async` functions.
+/// An HTTP/1.1 server whose handlers are Swift `async` functions.
 ///
-/// Each request is parsed and checked by the server (body, header and smuggling limits, see
-/// ``Configuration``), then handed to the handler in a task; the answer is sent once the handler
-/// returns. Connections are kept alive between requests.
-///
-/// The server runs on the loops of an `EventLoopGroup`, handed in (shared with the transports its
-/// handlers call, so an upstream call stays on the handler's thread) or made for itself
-/// (``Configuration/threadCount`` loops). Each loop drives its own libmicrohttpd daemon on the
-/// shared listening socket and is the preferred task executor of the handlers it starts, so a
-/// handler's async hops come back to the same thread. A handler whose hops do not really wait
-/// (default actors, yields) answers before the connection is even suspended; one that waits (an upstream call) suspends it until the answer comes.
-/// Handlers therefore must not block their thread: run blocking work elsewhere and await it.
+/// Connections are accepted and served on the loops of an `EventLoopGroup`, handed in (shared
+/// with the transports its handlers call, so an upstream call stays on the handler's thread) or
+/// made for itself (``Configuration/threadCount`` loops). Requests are parsed by http-parser in
+/// strict mode and checked against the framing rules of RFC 9112 and the limits and deadlines of
+/// ``Configuration``: a request the server refuses gets exactly one answer (a problem body) and
+/// its connection closes. Each accepted request is handed to the handler in a task whose
+/// preferred executor is the connection's loop, so the handler's async hops come back to the same
+/// thread; a handler that does not really wait answers before the loop turns again.
+/// Connections are kept alive between requests, pipelined requests are answered in order, and a
+/// client that goes away while its request is handled cancels the handler's task.
+/// Handlers must not block their thread: run blocking work elsewhere and await it.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 8080)) { request in
@@ -29,9 +28,9 @@ import Synchronization
 /// await server.shutdown(gracePeriod: .seconds(5))
 /// ```
 public final class HTTPServer: Sendable {
-    /// The running parts: one libmicrohttpd daemon per loop, the shared socket.
+    /// The running parts: the server's part of each loop, the shared listening socket.
     private struct Running: Sendable {
-        var drivers: [MHDLoopDriver]
+        var loops: [ServerLoop]
         var listenSocket: Int32
         var port: Int
         /// The group the server made for itself (stopped with it), or `nil` for a handed-in one.
@@ -63,16 +62,21 @@ public final class HTTPServer: Sendable {
     ///   - configuration: Address, port and limits; defaults bind 127.0.0.1 on an ephemeral port.
     ///   - eventLoops: The loops the server's connections and handlers run on.
     ///   - logger: Where server errors go (never request bodies or credentials).
+    ///   - refusalObserver: Told, on a network thread, of every request or connection the server
+    ///     refuses itself (framing, limits, deadlines), so its owner can count and log them like
+    ///     requests; it must not block.
     ///   - handler: Answers one request; called concurrently from many tasks.
     public init(
         configuration: Configuration = Configuration(),
         eventLoops: EventLoopGroup?,
         logger: Logger = Logger(label: "swifty.http-server"),
+        refusalObserver: (@Sendable (RefusedRequest) -> Void)? = nil,
         handler: @escaping @Sendable (ServerRequest) async -> ServerResponse
     ) {
         self.configuration = configuration
         self.eventLoops = eventLoops
-        self.core = ServerCore(configuration: configuration, logger: logger, handler: handler)
+        self.core = ServerCore(
+            configuration: configuration, logger: logger, refusalObserver: refusalObserver, handler: handler)
     }
 
     /// Creates a server that makes its own loops (``Configuration/threadCount`` of them, threads
@@ -115,7 +119,7 @@ public final class HTTPServer: Sendable {
         }
         guard let running else { return }
         let core = self.core
-        if running.drivers.contains(where: \.loop.isCurrent) {
+        if running.loops.contains(where: \.loop.isCurrent) {
             // Dropped on one of its own network threads: that thread cannot wait for itself.
             Thread { Self.stopNow(running, core: core) }.start()
         } else {
@@ -138,84 +142,33 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(code: .invalidConfiguration, message: "host is not a numeric address")
             }
             let (listenSocket, port) = try ListenSocket.open(address, backlog: configuration.listenBacklog)
-            var running = Running(drivers: [], listenSocket: listenSocket, port: port, ownGroup: nil)
-            do throws(HTTPServerError) {
-                let group: EventLoopGroup
-                if let eventLoops {
-                    group = eventLoops
-                } else {
-                    do {
-                        group = try EventLoopGroup(loopCount: configuration.threadCount, name: "http")
-                    } catch {
-                        throw HTTPServerError(code: .startFailed, message: "the network threads: \(error)")
+            var running = Running(loops: [], listenSocket: listenSocket, port: port, ownGroup: nil)
+            let group: EventLoopGroup
+            if let eventLoops {
+                group = eventLoops
+            } else {
+                do {
+                    group = try EventLoopGroup(loopCount: configuration.threadCount, name: "http")
+                } catch {
+                    Self.stopNow(running, core: core)
+                    throw HTTPServerError(code: .startFailed, message: "the network threads: \(error)")
+                }
+                running.ownGroup = group
+            }
+            for loop in group.loops {
+                let serverLoop = ServerLoop(loop: loop, core: core, listener: listenSocket)
+                running.loops.append(serverLoop)
+                // Accepting starts on the loop's thread; connections wait in the backlog until then.
+                loop.execute {
+                    if !serverLoop.start() {
+                        serverLoop.core.logger.error("a loop could not watch the listening socket")
                     }
-                    running.ownGroup = group
                 }
-                for (index, loop) in group.loops.enumerated() {
-                    running.drivers.append(
-                        try startDaemon(
-                            index: index, of: group.loops.count, on: loop, address: address,
-                            listenSocket: listenSocket))
-                }
-            } catch {
-                Self.stopNow(running, core: core)
-                throw error
             }
             state = .running(running)
         }
     }
 
-    /// Starts one libmicrohttpd daemon on the shared listening socket, driven by `loop`.
-    private func startDaemon(
-        index: Int, of count: Int, on loop: EventLoop, address: SocketAddress, listenSocket: Int32
-    ) throws(HTTPServerError) -> MHDLoopDriver {
-        var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        if address.family == .ipv6 { flags |= MHD_USE_IPv6.rawValue }
-        // The first loop also answers handlers past their timeout, on its own clock: a sweep that
-        // depended on Swift's shared thread pool would stall whenever that pool is busy.
-        let sweepInterval = index == 0 ? configuration.handlerTimeout.map { min(.seconds(1), $0 / 4) } : nil
-        // The driver is the callbacks' `cls`: made before the daemon, which it then drives.
-        let driver = MHDLoopDriver(core: core, loop: loop, sweepInterval: sweepInterval)
-        let cls = Unmanaged.passUnretained(driver).toOpaque()
-        // The connection limit is shared out between the loops; the per-address limit applies per loop.
-        let connectionLimit = (configuration.connectionLimit + count - 1) / count
-        let daemon = address.withSockAddr { sockaddr -> OpaquePointer? in
-            var settings = swifty_mhd_settings(
-                flags: flags,
-                address: sockaddr,
-                listen_fd: listenSocket,
-                access_handler: MHDCallbacks.access,
-                access_cls: cls,
-                completed: MHDCallbacks.completed,
-                completed_cls: cls,
-                uri_logger: MHDCallbacks.uriLog,
-                uri_logger_cls: cls,
-                memory_limit: configuration.connectionMemoryLimit,
-                connection_limit: UInt32(connectionLimit),
-                per_ip_connection_limit: UInt32(configuration.perIPConnectionLimit),
-                connection_timeout_seconds: UInt32(configuration.connectionTimeout.components.seconds),
-                thread_pool_size: 0,
-                listen_backlog: 0,
-                raw_unescape: 1
-            )
-            return swifty_mhd_start(&settings)
-        }
-        guard let daemon else {
-            throw HTTPServerError(
-                code: .startFailed,
-                message: "libmicrohttpd could not start on \(configuration.host) port \(configuration.port)."
-            )
-        }
-        driver.daemon = daemon
-        driver.descriptor = swifty_mhd_epoll_fd(daemon)
-        // Handed to the loop after both are set: the hand-over orders the writes before its reads.
-        guard driver.descriptor >= 0, loop.execute({ loop.addHook(driver) }) else {
-            _ = MHD_quiesce_daemon(daemon)
-            MHD_stop_daemon(daemon)
-            throw HTTPServerError(code: .startFailed, message: "loop \(index) could not take libmicrohttpd's daemon")
-        }
-        return driver
-    }
     /// The bound TCP port (the ephemeral one when the configuration said 0), or 0 when not running.
     public var port: Int {
         lifecycle.withLock { state in
@@ -249,8 +202,8 @@ public final class HTTPServer: Sendable {
         _ body: @Sendable () async throws -> T
     ) async throws -> T {
         let loop = lifecycle.withLock { state -> EventLoop? in
-            guard case .running(let running) = state, !running.drivers.isEmpty else { return nil }
-            return running.drivers[abs(index) % running.drivers.count].loop
+            guard case .running(let running) = state, !running.loops.isEmpty else { return nil }
+            return running.loops[abs(index) % running.loops.count].loop
         }
         guard let loop else {
             throw HTTPServerError(
@@ -262,14 +215,25 @@ public final class HTTPServer: Sendable {
     /// The requests handed to the handler that have not been answered yet (for readiness and draining).
     public var inFlightCount: Int { core.inFlight.load(ordering: .relaxed) }
 
-    /// Request contexts alive right now; counted in debug builds only (always 0 in release).
-    var liveRequestContexts: Int { core.liveContexts.count.load(ordering: .relaxed) }
+    /// Connections open right now, on every loop.
+    public var connectionCount: Int { core.connections.load(ordering: .relaxed) }
 
-    /// Stops accepting connections, lets in-flight requests finish for up to `gracePeriod`, then stops.
+    /// Requests and connections the server has refused itself so far (framing, limits, deadlines).
+    public var refusalCount: Int { core.refusals.load(ordering: .relaxed) }
+
+    /// Connections refused at accept so far because a connection limit was reached.
+    public var refusedConnectionCount: Int { core.refusedConnections.load(ordering: .relaxed) }
+
+    /// Connection objects alive right now (for leak tests).
+    var liveConnections: Int { core.liveConnections.load(ordering: .relaxed) }
+
+    /// Stops accepting connections, finishes what was received for up to `gracePeriod`, then stops.
     ///
-    /// New connections are refused at once, and answers sent while draining carry
-    /// `Connection: close`. Requests whose handler has not answered when the grace period ends get
-    /// 503. Calling it again, or on a server never started, returns at once.
+    /// New connections are refused at once; requests already received, and requests that arrive
+    /// on kept-alive connections meanwhile, are answered with `Connection: close`; connections
+    /// between requests are closed once no request is in progress. Requests whose handler has not
+    /// answered when the grace period ends get 503. Calling it again, or on a server never
+    /// started, returns at once.
     /// - Parameter gracePeriod: How long in-flight requests may still take.
     public func shutdown(gracePeriod: Duration = .seconds(10)) async {
         let running: Running? = lifecycle.withLock { state in
@@ -287,58 +251,83 @@ public final class HTTPServer: Sendable {
 
     private func drainAndStop(_ running: Running, gracePeriod: Duration) async {
         core.draining.store(true, ordering: .relaxed)
-        for driver in running.drivers {
-            // libmicrohttpd's state belongs to the loop's thread: quiesce there.
-            await Task(executorPreference: driver.loop) {
-                if let daemon = driver.daemon { _ = MHD_quiesce_daemon(daemon) }
-            }.value
-        }
-        // Refuse new connections now; the descriptor stays open until every daemon has stopped.
-        _ = Glibc.shutdown(running.listenSocket, Int32(SHUT_RDWR))
+        _ = await Self.onEveryLoop(running) { $0.stopAccepting() }
+        // Every loop has stopped watching it: new connections are refused from here on.
+        _ = Glibc.close(running.listenSocket)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: gracePeriod)
-        while core.inFlight.load(ordering: .relaxed) > 0 && clock.now < deadline {
+        while clock.now < deadline {
+            let busy = await Self.onEveryLoop(running) { $0.busyCount }.reduce(0, +)
+            if busy == 0 && core.inFlight.load(ordering: .relaxed) == 0 { break }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        if core.abandonSuspended() > 0 {
-            // Give the connections just resumed a moment to send their 503.
-            let flushDeadline = clock.now.advanced(by: .milliseconds(200))
-            while core.inFlight.load(ordering: .relaxed) > 0 && clock.now < flushDeadline {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+        core.stopped.store(true, ordering: .relaxed)
+        let abandoned = await Self.onEveryLoop(running) {
+            $0.answerUnfinished(with: .problem(503, detail: "The server shut down before the handler answered."))
+        }.reduce(0, +)
+        if abandoned > 0 {
+            core.logger.warning("shutdown answered unfinished requests with 503", metadata: ["count": "\(abandoned)"])
         }
-        // Stopping waits for the network threads to finish their turn: do it on a thread of its
-        // own rather than holding one of Swift's shared pool threads.
+        // Give the answers just queued a moment to be written, then close everything.
+        let flushDeadline = clock.now.advanced(by: .milliseconds(200))
+        while clock.now < flushDeadline {
+            let open = await Self.onEveryLoop(running) { serverLoop -> Int in
+                serverLoop.closeFinished()
+                return serverLoop.connectionCount
+            }.reduce(0, +)
+            if open == 0 { break }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         let core = self.core
+        // Stopping the server's own loops waits for their threads: do it on a thread of its own
+        // rather than holding one of Swift's shared pool threads.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread {
-                Self.stopNow(running, core: core)
+                Self.stopNow(running, core: core, listenerClosed: true)
                 continuation.resume()
             }.start()
         }
     }
 
-    /// Takes every daemon off its loop and stops it, closes the listening socket, and stops the
-    /// server's own loops (a handed-in group keeps running), without waiting for requests.
-    private static func stopNow(_ running: Running, core: ServerCore) {
+    /// Runs `body` with each loop's part on its thread, one loop after the other; a stopped loop is skipped.
+    private static func onEveryLoop<T: Sendable>(
+        _ running: Running, _ body: @escaping @Sendable (ServerLoop) -> T
+    ) async -> [T] {
+        var results: [T] = []
+        for serverLoop in running.loops {
+            let result = await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+                let scheduled = serverLoop.loop.execute { continuation.resume(returning: body(serverLoop)) }
+                if !scheduled { continuation.resume(returning: nil) }
+            }
+            if let result { results.append(result) }
+        }
+        return results
+    }
+
+    /// Closes every connection, closes the listening socket (unless closed already), and stops
+    /// the server's own loops (a handed-in group keeps running), without waiting for requests.
+    private static func stopNow(_ running: Running, core: ServerCore, listenerClosed: Bool = false) {
         core.draining.store(true, ordering: .relaxed)
-        _ = core.abandonSuspended()
-        for driver in running.drivers {
-            // A last run on the loop sends the answers just resumed; then the loop forgets the daemon.
-            let detached = DispatchSemaphore(value: 0)
-            let loop = driver.loop
-            if loop.execute({
-                driver.run()
-                loop.removeHook(driver)
-                detached.signal()
+        core.stopped.store(true, ordering: .relaxed)
+        for serverLoop in running.loops {
+            let work: @Sendable () -> Void = {
+                serverLoop.stopAccepting()
+                _ = serverLoop.answerUnfinished(with: .problem(503, detail: "The server stopped."))
+                serverLoop.closeAll()
+            }
+            if serverLoop.loop.isCurrent {
+                work()
+                continue
+            }
+            let done = DispatchSemaphore(value: 0)
+            if serverLoop.loop.execute({
+                work()
+                done.signal()
             }) {
-                detached.wait()
+                done.wait()
             }
         }
-        // Quiesce all before stopping any: the daemons share the listening socket, which is ours to close.
-        for driver in running.drivers { if let daemon = driver.daemon { _ = MHD_quiesce_daemon(daemon) } }
-        for driver in running.drivers { if let daemon = driver.daemon { MHD_stop_daemon(daemon) } }
-        _ = Glibc.close(running.listenSocket)
+        if !listenerClosed { _ = Glibc.close(running.listenSocket) }
         running.ownGroup?.stopNow()
     }
 }

@@ -12,52 +12,65 @@ extension HTTPServer {
         public var host: String
         /// The TCP port; 0 picks a free ephemeral port (read it back from ``HTTPServer/port``).
         public var port: Int
-        /// The number of network threads of a server that makes its own loops (with each its
-        /// own libmicrohttpd daemon on the shared listening socket and each the task executor of
-        /// the handlers it starts); the number of CPUs the process may run on unless given
+        /// The number of network threads of a server that makes its own loops (each accepts
+        /// connections from the shared listening socket and is the task executor of the handlers
+        /// it starts); the number of CPUs the process may run on unless given
         /// (``defaultThreadCount``). A server given an `EventLoopGroup` runs on all of its loops.
         public var threadCount: Int
-        /// The most connections open at once (shared out evenly between the network threads);
-        /// further ones are refused.
+        /// The most connections open at once; a connection past it is closed as soon as it is
+        /// accepted (and counted, ``HTTPServer/refusedConnectionCount``).
         public var connectionLimit: Int
-        /// The most connections open at once from one client address, enforced per network thread;
-        /// 0 means no per-address limit.
+        /// The most connections open at once from one client address, past which a new one is
+        /// closed at once; 0 means no per-address limit. 256 unless given: one load balancer or
+        /// benchmark client with a few dozen connections passes, one address cannot take every slot.
         public var perIPConnectionLimit: Int
-        /// How long a connection may stay idle before it is closed (whole seconds; zero disables).
+        /// How long a kept-alive connection may stay idle between requests before it is closed
+        /// (zero disables).
         public var connectionTimeout: Duration
-        /// The largest request body accepted; larger ones get 413.
+        /// How long a client has, from the first byte of a request head (or from connecting,
+        /// for the first request), to send the whole head; past it the request gets 408 and the
+        /// connection closes. Not reset by each byte that arrives (zero disables).
+        public var headTimeout: Duration
+        /// The slowest a request body may arrive, in bytes per second on average, after a grace
+        /// of ``headTimeout`` from the end of the head; slower gets 408 (0 disables).
+        public var minimumBodyRate: Int
+        /// The most requests served on one connection; the answer to the last one carries
+        /// `Connection: close`.
+        public var maxRequestsPerConnection: Int
+        /// The largest request body accepted; larger ones get 413 (checked while reading, and
+        /// from `Content-Length` before).
         public var maxBodyBytes: Int
-        /// The largest total size of the request's header fields (names and values); larger gets
-        /// 431. 8 KiB unless given, far more than an app's requests carry; raise it (with
-        /// ``connectionMemoryLimit``) for large cookies or tokens.
+        /// The largest total size of the request's header field lines (names, values, colons and
+        /// line ends); larger gets
+        /// 431. 8 KiB unless given, far more than an app's requests carry.
         public var maxHeaderBytes: Int
         /// The most header fields in one request; more gets 431.
         public var maxHeaderCount: Int
-        /// The memory libmicrohttpd may use per connection for the request head and I/O buffers.
-        ///
-        /// A request head that does not fit is answered by libmicrohttpd itself (431 or a closed
-        /// connection); keep it at twice ``maxHeaderBytes`` (``connectionMemory(forHeaderBytes:)``,
-        /// what the initializer sets unless given: 16 KiB by default) so the server's own 431
-        /// applies first.
-        ///
-        /// libmicrohttpd clears half of this memory before every request (the read buffer it starts
-        /// each request with), so a larger value costs time on every request, not only memory.
+        /// The longest request-target; longer gets 414.
+        public var maxTargetBytes: Int
+        /// The most query parameters (`&`-separated pieces) in a request-target; more gets 400.
+        public var maxQueryParameters: Int
+        /// The read buffer of each connection: the most received bytes held unparsed (pipelined
+        /// requests waiting while one is answered); reading pauses when it is full.
         public var connectionMemoryLimit: Int
+        /// The most answer bytes waiting for a slow reader before the server stops reading that
+        /// connection's next requests (until the writes drain).
+        public var maxPendingWriteBytes: Int
+        /// After an answer that closes the connection, how long the server keeps reading (and
+        /// dropping) what the client still sends before closing, so that the client sees the
+        /// answer rather than a reset.
+        public var lingerTimeout: Duration
         /// The length of the kernel's queue of connections not yet accepted.
         public var listenBacklog: Int
-        /// How long a handler may take before the server answers 504 in its place; `nil` for no limit.
-        ///
-        /// libmicrohttpd never times out a connection while its handler runs, so this is the
-        /// safety net that makes every request end. The handler's task is not cancelled; its late
-        /// answer is dropped. Checked about once a second (or every quarter of the timeout, if shorter).
+        /// How long a handler may take before the server answers 504 in its place and cancels the
+        /// handler's task; `nil` for no limit.
         public var handlerTimeout: Duration?
 
         /// The number of CPUs this process may run on (`EventLoopGroup.defaultLoopCount`): the
         /// default ``threadCount``.
         public static var defaultThreadCount: Int { EventLoopGroup.defaultLoopCount }
 
-        /// The per-connection memory that holds a request head of `headerBytes` (and as many fields
-        /// as ``maxHeaderCount`` allows) with room to spare: twice that, and at least 16 KiB.
+        /// A read buffer for a head of `headerBytes`: twice that, and at least 16 KiB.
         public static func connectionMemory(forHeaderBytes headerBytes: Int) -> Int {
             max(16 << 10, 2 * headerBytes)
         }
@@ -69,12 +82,19 @@ extension HTTPServer {
             port: Int = 0,
             threadCount: Int = Configuration.defaultThreadCount,
             connectionLimit: Int = 1024,
-            perIPConnectionLimit: Int = 0,
+            perIPConnectionLimit: Int = 256,
             connectionTimeout: Duration = .seconds(30),
+            headTimeout: Duration = .seconds(10),
+            minimumBodyRate: Int = 1024,
+            maxRequestsPerConnection: Int = 10_000,
             maxBodyBytes: Int = 1 << 20,
             maxHeaderBytes: Int = 8 << 10,
             maxHeaderCount: Int = 100,
+            maxTargetBytes: Int = 8 << 10,
+            maxQueryParameters: Int = 100,
             connectionMemoryLimit: Int? = nil,
+            maxPendingWriteBytes: Int = 1 << 20,
+            lingerTimeout: Duration = .seconds(2),
             listenBacklog: Int = 511,
             handlerTimeout: Duration? = .seconds(60)
         ) {
@@ -84,10 +104,17 @@ extension HTTPServer {
             self.connectionLimit = connectionLimit
             self.perIPConnectionLimit = perIPConnectionLimit
             self.connectionTimeout = connectionTimeout
+            self.headTimeout = headTimeout
+            self.minimumBodyRate = minimumBodyRate
+            self.maxRequestsPerConnection = maxRequestsPerConnection
             self.maxBodyBytes = maxBodyBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.maxHeaderCount = maxHeaderCount
+            self.maxTargetBytes = maxTargetBytes
+            self.maxQueryParameters = maxQueryParameters
             self.connectionMemoryLimit = connectionMemoryLimit ?? Self.connectionMemory(forHeaderBytes: maxHeaderBytes)
+            self.maxPendingWriteBytes = maxPendingWriteBytes
+            self.lingerTimeout = lingerTimeout
             self.listenBacklog = listenBacklog
             self.handlerTimeout = handlerTimeout
         }
@@ -107,6 +134,21 @@ extension HTTPServer {
             }
             guard connectionTimeout >= .zero && connectionTimeout <= .seconds(86_400) else {
                 throw fail("connectionTimeout \(connectionTimeout) is outside 0...86400 seconds")
+            }
+            for (name, value) in [("headTimeout", headTimeout), ("lingerTimeout", lingerTimeout)]
+            where value < .zero || value > .seconds(86_400) {
+                throw fail("\(name) \(value) is outside 0...86400 seconds")
+            }
+            guard minimumBodyRate >= 0 else { throw fail("minimumBodyRate \(minimumBodyRate) must not be negative") }
+            guard maxRequestsPerConnection >= 1 else {
+                throw fail("maxRequestsPerConnection \(maxRequestsPerConnection) must be at least 1")
+            }
+            guard maxTargetBytes >= 16 else { throw fail("maxTargetBytes \(maxTargetBytes) must be at least 16") }
+            guard maxQueryParameters >= 0 else {
+                throw fail("maxQueryParameters \(maxQueryParameters) must not be negative")
+            }
+            guard maxPendingWriteBytes >= 0 else {
+                throw fail("maxPendingWriteBytes \(maxPendingWriteBytes) must not be negative")
             }
             guard maxBodyBytes >= 0 else { throw fail("maxBodyBytes \(maxBodyBytes) must not be negative") }
             guard maxHeaderBytes >= 256 else { throw fail("maxHeaderBytes \(maxHeaderBytes) must be at least 256") }

@@ -7,8 +7,8 @@ import Glibc
 /// The server fills it for every request, and most handlers never read it: keeping 16 bytes
 /// instead of formatting a string per request takes `inet_ntop` and an allocation off every request.
 /// Two values are equal when they hold the same form: bytes and text for one address are not.
-struct RemoteAddress: Sendable, Equatable {
-    private enum Storage: Sendable, Equatable {
+struct RemoteAddress: Sendable, Hashable {
+    private enum Storage: Sendable, Hashable {
         case unknown
         case text(String)
         case ipv4(UInt32)

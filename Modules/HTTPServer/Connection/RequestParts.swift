@@ -1,0 +1,87 @@
+import CHTTPParser
+import Foundation
+import HTTPTypes
+
+/// The request a connection is reading, as the parser's callbacks fill it.
+struct RequestParts {
+    var method: UInt32 = 0
+    var major: UInt16 = 1
+    var minor: UInt16 = 1
+    var keepAlive = false
+    /// Whether the parser has read the method (it reports the target only after it).
+    var methodKnown = false
+    var target: [UInt8] = []
+    var headers = ServerHeaders()
+    var name: [UInt8] = []
+    var value: [UInt8] = []
+    var inValue = false
+    var inTrailers = false
+    var fieldBytes = 0
+    var fieldCount = 0
+    var hostCount = 0
+    var contentLengthCount = 0
+    var contentLength: [UInt8] = []
+    var transferCodings: [String] = []
+    var expect: String?
+    var body = Data()
+
+    /// The method names by http-parser's number, made once.
+    static let methodNames: [String] = (0..<64).map { String(cString: http_method_str(http_method(rawValue: $0))) }
+
+    /// The request handed to the handler.
+    func makeRequest(remote: RemoteAddress) -> ServerRequest {
+        let methodName = Int(method) < Self.methodNames.count ? Self.methodNames[Int(method)] : "GET"
+        return ServerRequest(
+            method: methodName,
+            target: String(decoding: target, as: UTF8.self),
+            version: minor == 0 ? "HTTP/1.0" : "HTTP/1.1",
+            headers: headers,
+            body: body,
+            remote: remote
+        )
+    }
+
+    /// Ends the field being read (the parser hands a field's name and value in pieces); records
+    /// the fields that decide the framing.
+    mutating func endField() {
+        inValue = false
+        defer {
+            name.removeAll(keepingCapacity: true)
+            value.removeAll(keepingCapacity: true)
+        }
+        // Trailer fields are read (within the head limits) and dropped.
+        guard !inTrailers else { return }
+        fieldCount += 1
+        while let last = value.last, last == 0x20 || last == 0x09 { value.removeLast() }
+        if Self.equals(name, "host") {
+            hostCount += 1
+        } else if Self.equals(name, "content-length") {
+            contentLengthCount += 1
+            contentLength = value
+        } else if Self.equals(name, "transfer-encoding") {
+            transferCodings.append(String(decoding: value, as: UTF8.self))
+        } else if Self.equals(name, "expect") {
+            expect = String(decoding: value, as: UTF8.self)
+        }
+        headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+    }
+
+    /// Whether `bytes` spell `lowercase` in any case.
+    static func equals(_ bytes: [UInt8], _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            if lowered != expected[index] { return false }
+        }
+        return true
+    }
+
+    /// The transfer codings named, in order, lowercased.
+    var codings: [Substring] {
+        transferCodings.joined(separator: ",").lowercased().split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }.map { Substring($0) }
+    }
+}

@@ -1,0 +1,82 @@
+import AppLogging
+import Foundation
+import HTTPTypes
+
+/// Writes a ``ServerResponse`` as HTTP/1.1 bytes: status line, the handler's fields (less the
+/// framing and connection fields, which are the server's), `Content-Length`, `Date` and, when
+/// asked, `Connection: close`.
+enum ResponseEncoder {
+    /// What the encoder decided about the connection.
+    struct Outcome {
+        /// Whether the response asked for the connection to close.
+        var handlerAskedToClose: Bool
+    }
+
+    /// Appends `response` to `output`.
+    /// - Parameters:
+    ///   - close: Whether to add `Connection: close`.
+    ///   - keepAliveField: Whether to add `Connection: keep-alive` (an HTTP/1.0 client that asked for it).
+    ///   - bodyless: Whether to leave the body out (the answer to HEAD).
+    ///   - dateLine: The `Date` field line, CRLF included.
+    static func encode(
+        _ response: ServerResponse, into output: inout [UInt8], close: Bool, keepAliveField: Bool, bodyless: Bool,
+        dateLine: [UInt8], logger: Logger
+    ) -> Outcome {
+        var status = response.status
+        if !(200...599).contains(status) {
+            logger.error("handler answered with an invalid status", metadata: ["status": "\(status)"])
+            status = 500
+        }
+        var askedToClose = false
+        output.append(contentsOf: "HTTP/1.1 ".utf8)
+        output.append(UInt8(ascii: "0") + UInt8(status / 100))
+        output.append(UInt8(ascii: "0") + UInt8(status / 10 % 10))
+        output.append(UInt8(ascii: "0") + UInt8(status % 10))
+        output.append(UInt8(ascii: " "))
+        output.append(contentsOf: ProblemDetails.reasonPhrase(for: status).utf8)
+        output.append(contentsOf: "\r\n".utf8)
+        for field in response.headers {
+            if ServerHeaders.isConnectionSpecific(field.name) {
+                // Framing and connection fields are the server's: a proxied upstream's
+                // `Transfer-Encoding` or `Connection: keep-alive` must not reach the client.
+                if field.name.equalsIgnoringASCIICase("Connection"), field.value.lowercased().contains("close") {
+                    askedToClose = true
+                }
+                continue
+            }
+            guard isFieldName(field.name), isFieldValue(field.value) else {
+                // A CR or LF here would let a value forge fields or a second response.
+                logger.warning(
+                    "dropped a response field with a malformed name or value", metadata: ["field": "\(field.name)"])
+                continue
+            }
+            output.append(contentsOf: field.name.utf8)
+            output.append(contentsOf: ": ".utf8)
+            output.append(contentsOf: field.value.utf8)
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        output.append(contentsOf: dateLine)
+        if close || askedToClose {
+            output.append(contentsOf: "Connection: close\r\n".utf8)
+        } else if keepAliveField {
+            output.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        let hasBody = status != 204 && status != 304
+        if hasBody {
+            output.append(contentsOf: "Content-Length: ".utf8)
+            output.append(contentsOf: String(response.body.count).utf8)
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        output.append(contentsOf: "\r\n".utf8)
+        if hasBody && !bodyless { output.append(contentsOf: response.body) }
+        return Outcome(handlerAskedToClose: askedToClose)
+    }
+
+    private static func isFieldName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy(HeadScanner.isTokenCharacter)
+    }
+
+    private static func isFieldValue(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 >= 0x20 ? $0 != 0x7F : $0 == 0x09 }
+    }
+}
