@@ -60,6 +60,7 @@ final class SignatureStamp: Middleware {
         var request = request
         let number = count.wrappingAdd(1, ordering: .relaxed).newValue
         request.headers.replaceOrAdd(name: "Signature", value: "sig-\(number)")
+        request.headers.replaceOrAdd(name: "Attempt", value: "\(context.attempt)")
         return try await next(request, context)
     }
 }

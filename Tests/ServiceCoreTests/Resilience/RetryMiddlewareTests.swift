@@ -15,7 +15,7 @@ import Testing
         let response = try await client.send(.item(id: "a"))
 
         #expect(response.status == 200)
-        #expect(mock.exchanges.map { $0.context?.attempt } == [1, 2, 3])
+        #expect(mock.requests.map { $0.headers["Attempt"] } == ["1", "2", "3"])
         #expect(mock.requests.map { $0.headers["Signature"] } == ["sig-1", "sig-2", "sig-3"])
         let sleeps = clock.sleeps
         #expect(sleeps.count == 2)
