@@ -1,5 +1,5 @@
-import HTTPTypes
 public import Foundation
+import HTTPTypes
 
 /// Fetches access tokens with the OAuth 2.0 client credentials grant (RFC 6749 §4.4): a form
 /// `POST` of `grant_type=client_credentials` to the token endpoint, authenticated with HTTP Basic

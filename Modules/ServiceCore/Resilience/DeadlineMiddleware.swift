@@ -1,4 +1,5 @@
 public import HTTPTypes
+
 /// Holds each call to the app request's ``RequestDeadline``: the attempt's timeout becomes the
 /// smaller of the case's timeout and the time left, and no attempt starts when less than
 /// ``minimumAttemptTime`` is left.

@@ -1,6 +1,6 @@
-public import HTTPTypes
 public import AppLogging
 import Foundation
+public import HTTPTypes
 
 /// Sends each call to the first healthy host of a module's domain, with a ``CircuitBreaker``
 /// per host; a connection failure moves the call to the next healthy host in the listed order.
@@ -93,7 +93,8 @@ public struct FailoverMiddleware: Middleware {
             code: .circuitOpen,
             module: context.module,
             operation: context.operation,
-            message: "every host of \(context.module)'s domain is failing; not sent, retry after \(rejection.retryAfterSeconds) s",
+            message:
+                "every host of \(context.module)'s domain is failing; not sent, retry after \(rejection.retryAfterSeconds) s",
             request: request,
             attempts: context.attempt - 1,
             underlying: rejection

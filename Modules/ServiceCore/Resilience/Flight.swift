@@ -44,7 +44,9 @@ final class Flight: Sendable {
             }
         } onCancel: {
             let waiter = state.withLock { state in
-                guard state.result == nil else { return nil as CheckedContinuation<Result<HTTPResponse, any Error>, any Error>? }
+                guard state.result == nil else {
+                    return nil as CheckedContinuation<Result<HTTPResponse, any Error>, any Error>?
+                }
                 guard let waiter = state.waiters.removeValue(forKey: id) else {
                     state.cancelled.insert(id)
                     return nil

@@ -1,5 +1,6 @@
-public import HTTPTypes
 import AppLogging
+public import HTTPTypes
+
 /// Sends a failed call again when its case's retry class allows it, with exponential backoff,
 /// full jitter, `Retry-After`, a per-module ``RetryBudget`` and the request's deadline.
 ///

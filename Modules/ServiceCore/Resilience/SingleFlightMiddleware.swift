@@ -1,5 +1,5 @@
-public import HTTPTypes
 import Foundation
+public import HTTPTypes
 import Synchronization
 
 /// Shares one upstream call among concurrent identical reads: same case, same request (URL,

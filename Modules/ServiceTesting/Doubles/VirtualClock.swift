@@ -49,7 +49,9 @@ public final class VirtualClock: ResilienceClock {
     ///   - mode: How sleeps pass; ``Mode/automatic`` by default.
     ///   - start: The first reading; zero by default.
     ///   - wallTime: The wall-clock time at reading zero; 2023-11-14T22:13:20Z by default.
-    public init(mode: Mode = .automatic, start: Duration = .zero, wallTime: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
+    public init(
+        mode: Mode = .automatic, start: Duration = .zero, wallTime: Date = Date(timeIntervalSince1970: 1_700_000_000)
+    ) {
         self.mode = mode
         self.origin = wallTime
         self.state = Mutex(State(now: start))

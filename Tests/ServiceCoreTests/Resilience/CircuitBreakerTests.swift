@@ -11,7 +11,8 @@ import Testing
     @Test func opensWithinItsWindowFailsFastHalfOpensAndCloses() {
         let clock = VirtualClock(mode: .manual)
         let (logger, log) = memoryLogger()
-        let breaker = CircuitBreaker(module: "ShopModule", host: "https://a.test", settings: settings, clock: clock, logger: logger)
+        let breaker = CircuitBreaker(
+            module: "ShopModule", host: "https://a.test", settings: settings, clock: clock, logger: logger)
 
         for _ in 0..<3 { breaker.record(success: false, probe: false) }
         #expect(breaker.state == .closed)  // below the minimum call count
@@ -40,7 +41,8 @@ import Testing
 
     @Test func aFailedProbeReopens() {
         let clock = VirtualClock(mode: .manual)
-        let breaker = CircuitBreaker(module: "ShopModule", host: "h", settings: settings, clock: clock, logger: memoryLogger().0)
+        let breaker = CircuitBreaker(
+            module: "ShopModule", host: "h", settings: settings, clock: clock, logger: memoryLogger().0)
         for _ in 0..<4 { breaker.record(success: false, probe: false) }
         clock.advance(by: .seconds(5))
         #expect(breaker.acquire() == .allowed(probe: true))
@@ -53,7 +55,8 @@ import Testing
 
     @Test func staysClosedBelowTheRatioAndForgetsOldFailures() {
         let clock = VirtualClock(mode: .manual)
-        let breaker = CircuitBreaker(module: "ShopModule", host: "h", settings: settings, clock: clock, logger: memoryLogger().0)
+        let breaker = CircuitBreaker(
+            module: "ShopModule", host: "h", settings: settings, clock: clock, logger: memoryLogger().0)
         for _ in 0..<3 { breaker.record(success: true, probe: false) }
         for _ in 0..<2 { breaker.record(success: false, probe: false) }
         #expect(breaker.state == .closed)  // 2 of 5

@@ -1,5 +1,5 @@
-import Foundation
 import AppLogging
+import Foundation
 import HTTPTypes
 import ServiceCore
 import ServiceTesting
@@ -25,7 +25,8 @@ import Testing
                     #expect(error.code == .overloaded)
                     #expect(
                         error.underlying as? ResilienceRejection
-                            == ResilienceRejection(module: "ShopModule", reason: .concurrencyLimit, retryAfter: .seconds(1))
+                            == ResilienceRejection(
+                                module: "ShopModule", reason: .concurrencyLimit, retryAfter: .seconds(1))
                     )
                 }
                 return HTTPResponse(status: 204)
