@@ -27,6 +27,16 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         public static let unacceptableStatus = Code("unacceptable status")
         /// The response body could not be decoded into the expected type.
         public static let decoding = Code("decoding failure")
+        /// Too little of the app request's ``RequestDeadline`` was left to start an attempt.
+        public static let deadlineExceeded = Code("deadline exceeded")
+        /// The module's circuit breaker is open; the call was not sent. The underlying
+        /// ``ResilienceRejection`` says when to try again.
+        public static let circuitOpen = Code("circuit open")
+        /// The module's concurrency limit was reached; the call was not sent. The underlying
+        /// ``ResilienceRejection`` says when to try again.
+        public static let overloaded = Code("overloaded")
+        /// A bearer credential could not be obtained or renewed.
+        public static let credentialRefreshFailed = Code("credential refresh failed")
 
         /// The code's name.
         public var description: String { name }
