@@ -3,7 +3,7 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-@Suite struct VirtualClockTests {
+@Suite(.timeLimit(.minutes(2))) struct VirtualClockTests {
     @Test func automaticSleepsAdvanceTimeAtOnce() async throws {
         let clock = VirtualClock()
         try await clock.sleep(for: .seconds(3))

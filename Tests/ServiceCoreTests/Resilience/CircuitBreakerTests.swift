@@ -4,7 +4,7 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-@Suite struct CircuitBreakerTests {
+@Suite(.timeLimit(.minutes(2))) struct CircuitBreakerTests {
     private let settings = CircuitBreakerSettings(
         failureRatio: 0.5, minimumCalls: 4, window: .seconds(10), openDuration: .seconds(5))
 

@@ -5,7 +5,7 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-@Suite struct ConcurrencyLimitTests {
+@Suite(.timeLimit(.minutes(2))) struct ConcurrencyLimitTests {
     private let request = HTTPRequest(method: .get, url: URL(string: "https://shop.test/v1/items/1")!)
     private let context = MiddlewareContext(
         module: "ShopModule", operation: "item", requestID: "r", policy: .default(for: .get), logger: memoryLogger().0)

@@ -31,7 +31,7 @@ final class CountingSource: CredentialSource {
     }
 }
 
-@Suite struct CredentialRefreshTests {
+@Suite(.timeLimit(.minutes(2))) struct CredentialRefreshTests {
     /// Accepts only `token`; answers 401 to any other.
     private func upstream(accepting token: String) -> MockTransport {
         MockTransport.always(

@@ -4,7 +4,7 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-@Suite struct DeadlineTests {
+@Suite(.timeLimit(.minutes(2))) struct DeadlineTests {
     @Test func anAttemptsTimeoutIsTheSmallerOfTheCaseTimeoutAndTheTimeLeft() async throws {
         let clock = VirtualClock()
         let mock = MockTransport.alwaysOK()

@@ -4,7 +4,7 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-@Suite struct FailoverTests {
+@Suite(.timeLimit(.minutes(2))) struct FailoverTests {
     /// Answers per host: the first base URL refuses connections, the second answers 200.
     private func mock() -> MockTransport {
         MockTransport.always(

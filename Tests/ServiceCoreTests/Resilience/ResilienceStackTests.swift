@@ -3,7 +3,7 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-@Suite struct ResilienceStackTests {
+@Suite(.timeLimit(.minutes(2))) struct ResilienceStackTests {
     @Test func theChainIsInTheDocumentedOrder() {
         let stack = ResilienceStack(
             module: "ShopModule", baseURL: "https://shop.test", clock: VirtualClock(), logger: memoryLogger().0)

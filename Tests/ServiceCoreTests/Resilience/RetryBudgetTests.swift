@@ -3,7 +3,7 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-@Suite struct RetryBudgetTests {
+@Suite(.timeLimit(.minutes(2))) struct RetryBudgetTests {
     @Test func allowsTheShareOfFirstAttemptsPlusTheFloor() {
         let clock = VirtualClock(mode: .manual)
         let budget = RetryBudget(ratio: 0.2, floorPerSecond: 1, window: .seconds(10), clock: clock)

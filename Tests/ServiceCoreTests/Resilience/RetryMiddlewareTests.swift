@@ -4,7 +4,7 @@ import ServiceCore
 import ServiceTesting
 import Testing
 
-@Suite struct RetryMiddlewareTests {
+@Suite(.timeLimit(.minutes(2))) struct RetryMiddlewareTests {
     @Test func serviceUnavailableTwiceThenSuccessTakesThreeAttemptsWithBoundedBackoff() async throws {
         let clock = VirtualClock()
         let mock = MockTransport().on(.operation("item"), .status(503), .status(503), .json(200, #"{"ok":true}"#))

@@ -5,7 +5,7 @@ import ServiceTesting
 import Synchronization
 import Testing
 
-@Suite struct SingleFlightTests {
+@Suite(.timeLimit(.minutes(2))) struct SingleFlightTests {
     /// A transport whose answers wait for the clock, so calls overlap.
     private func slowMock(_ clock: VirtualClock) -> MockTransport {
         MockTransport.always(
