@@ -15,7 +15,7 @@
 #      (curl_multi_socket_action), counted with uprobes;
 #   4. with PROFILE=1: a DWARF call-graph profile in which each sample is charged to the innermost
 #      frame of the project's own code, so the C libraries' work stays with the call that asked for
-#      it (libcurl under CurlLoopDriver.socketAction, libmicrohttpd under EventLoop.runLoop), summed
+#      it (libcurl under CurlLoopDriver.socketAction, the server under EventLoop.runLoop), summed
 #      by that frame and by the library the sample was in.
 # Requests are counted from swiftyd's own /metrics, so the figures are per answered request.
 # Needs root (tracepoints and uprobes), perf (apt-get install linux-perf) and run.sh's tools.
