@@ -240,13 +240,14 @@ struct ServerLifecycleTests {
         try server.start()
         let port = server.port
         let slow = Task { try await exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n") }
-        for _ in 0..<400 where server.inFlightCount == 0 {
+        for _ in 0..<4_000 where server.inFlightCount == 0 {
             try await Task.sleep(for: .milliseconds(5))
         }
-        let shutdown = Task { await server.shutdown(gracePeriod: .seconds(20)) }
-        // Refused soon after shutdown begins, while the slow request is still in flight.
+        let shutdown = Task { await server.shutdown(gracePeriod: .seconds(30)) }
+        // Refused once shutdown begins, while the slow request is still in flight (bounded
+        // generously: on a loaded machine the shutdown task may wait seconds for a thread).
         let refused = try await blocking { () -> Bool in
-            for _ in 0..<300 {
+            for _ in 0..<2_000 {
                 guard (try? RawConnection(port: port)) != nil else { return true }
                 Thread.sleep(forTimeInterval: 0.01)
             }

@@ -356,8 +356,8 @@ extension TransportConformance {
 // MARK: - Helpers
 
 extension TransportConformance {
-    /// ``Options/slowAnswer`` in whole milliseconds, at most the server's 10 s.
-    private var slowAnswerMilliseconds: Int { min(10_000, options.slowAnswer.wholeMilliseconds) }
+    /// ``Options/slowAnswer`` in whole milliseconds, at most the server's 20 s.
+    private var slowAnswerMilliseconds: Int { min(20_000, options.slowAnswer.wholeMilliseconds) }
 
     private func withServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
         try await withLoopbackServer(handler: TransportConformance.handle, body)

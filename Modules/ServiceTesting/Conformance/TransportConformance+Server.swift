@@ -14,7 +14,7 @@ extension TransportConformance {
     /// - `/repeated-headers`: 200 with `X-Multi: one` and `X-Multi: two`.
     /// - `/empty`: 200 with an empty body.
     /// - `/bytes/<n>`: `n` bytes (at most 16 MiB) of a fixed pattern.
-    /// - `/delay/<ms>`: waits (at most 10 s), then 200.
+    /// - `/delay/<ms>`: waits (at most 20 s), then 200.
     @Sendable public static func handle(_ request: ServerRequest) async -> ServerResponse {
         let answer = await answer(
             method: request.method,
@@ -114,7 +114,7 @@ extension TransportConformance {
             guard let count = argument, (0...(16 << 20)).contains(count) else { return notFound(path) }
             return Answer(status: 200, headers: [("Content-Type", "application/octet-stream")], body: pattern(count))
         case "delay":
-            guard let milliseconds = argument, (0...10_000).contains(milliseconds) else { return notFound(path) }
+            guard let milliseconds = argument, (0...20_000).contains(milliseconds) else { return notFound(path) }
             try await wait(.milliseconds(milliseconds))
             return Answer(status: 200, headers: [], body: Data("late".utf8))
         default:
