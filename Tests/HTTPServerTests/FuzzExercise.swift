@@ -63,6 +63,7 @@ enum FuzzExercise {
             let sent = input[offset..<offset + size].withUnsafeBytes {
                 send(fd, $0.baseAddress, size, Int32(MSG_NOSIGNAL))
             }
+            if sent < 0 && errno == EINTR { continue }
             // The server may close mid-input (after a refusal): the rest is not sent.
             if sent <= 0 { break }
             offset += sent
@@ -162,6 +163,16 @@ enum FuzzExercise {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
+        }
+        if result != 0 && errno == EINTR {
+            // Interrupted by a signal (libFuzzer's timer): the connection completes on its own.
+            var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            while poll(&poller, 1, 5000) < 0 && errno == EINTR {}
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length)
+            precondition(failure == 0, "connect to 127.0.0.1:\(port): errno \(failure)")
+            return fd
         }
         precondition(result == 0, "connect to 127.0.0.1:\(port): errno \(errno)")
         return fd
