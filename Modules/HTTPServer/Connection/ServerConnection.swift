@@ -303,6 +303,8 @@ final class ServerConnection: @unchecked Sendable {
         let outcome = ResponseEncoder.encode(
             response, into: &output, close: mustClose, keepAliveField: isHTTP10 && !mustClose,
             bodyless: answerIsBodyless, dateLine: owner.dateLine(), logger: core.logger)
+        // Only this answer was to HEAD: a refusal of the next request must carry its body.
+        answerIsBodyless = false
         request = RequestParts()
         if mustClose || outcome.handlerAskedToClose {
             phase = .closing
