@@ -281,6 +281,11 @@ final class ServerConnection: @unchecked Sendable {
     /// otherwise (timeout, shutdown) or the connection is gone.
     func answer(_ response: ServerResponse, generation: UInt64, close: Bool = false) {
         guard generation == self.generation, phase == .handling else { return }
+        if response.resetsConnection {
+            // `close()` finishes the handling.
+            reset()
+            return
+        }
         finishHandling()
         deliver(response, close: close)
     }
@@ -395,6 +400,13 @@ final class ServerConnection: @unchecked Sendable {
         interest = wanted
         watched = loop.watch(fd, for: wanted) { [unowned self] readiness in self.onReady(readiness) }
         if !watched { close() }
+    }
+
+    /// Closes the socket with a TCP reset instead of an orderly close, dropping anything unsent.
+    private func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close()
     }
 
     /// Closes the socket at once; a running handler is cancelled.

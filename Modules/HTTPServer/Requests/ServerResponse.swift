@@ -15,6 +15,8 @@ public struct ServerResponse: Sendable {
     public var headers: ServerHeaders
     /// The body bytes.
     public var body: Data
+    /// Whether the connection is reset instead of answered (``resetConnection``).
+    var resetsConnection = false
 
     /// Creates a response.
     /// - Parameters:
