@@ -29,6 +29,14 @@ extension SandboxUpstreams {
         /// one beyond the limit is refused with 503, never forgotten early. Sustained signed load
         /// above about capacity / 91 requests per second per upstream needs a larger value.
         public var replayCapacity: Int = 100_000
+        /// The OAuth 2.0 clients the token endpoint (`POST /oauth/token`) accepts: client id to
+        /// secret. None unless given; add some later with ``SandboxUpstreams/registerTokenClient(id:secret:)``.
+        public var tokenClients: [String: String] = [:]
+        /// How long an access token from the token endpoint is valid: 5 minutes unless given.
+        public var accessTokenLifetime: Duration = .seconds(300)
+        /// The upstreams that accept only requests with a valid access token from the token
+        /// endpoint, besides the signature: none unless given.
+        public var accessTokenRequired: Set<SandboxService> = []
         /// Whether every request's signature is checked: always, except for `sandbox-upstreams
         /// --no-verify` (benchmarks against a proxy that cannot sign). Not public on purpose.
         var verifiesSignatures = true
@@ -94,6 +102,9 @@ extension SandboxUpstreams {
             }
             guard tokenLifetime > .zero else {
                 throw SandboxError(.invalidConfiguration, "tokenLifetime must be positive")
+            }
+            guard accessTokenLifetime > .zero else {
+                throw SandboxError(.invalidConfiguration, "accessTokenLifetime must be positive")
             }
         }
     }

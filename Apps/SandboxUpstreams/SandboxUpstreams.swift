@@ -34,6 +34,8 @@ public final class SandboxUpstreams: Sendable {
     private let servers: [SandboxService: HTTPServer]
     private let injectors: [SandboxService: FaultInjector]
     private let scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)]
+    let tokenServer: (server: HTTPServer, injector: FaultInjector)
+    let tokenIssuer: TokenIssuer
 
     private init(
         keys: SandboxKeys,
@@ -42,7 +44,9 @@ public final class SandboxUpstreams: Sendable {
         servers: [SandboxService: HTTPServer],
         injectors: [SandboxService: FaultInjector],
         scripted: [String: ScriptedUpstream],
-        scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)]
+        scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)],
+        tokenServer: (server: HTTPServer, injector: FaultInjector),
+        tokenIssuer: TokenIssuer
     ) {
         self.keys = keys
         self.configuration = configuration
@@ -51,6 +55,8 @@ public final class SandboxUpstreams: Sendable {
         self.injectors = injectors
         self.scripted = scripted
         self.scriptedServers = scriptedServers
+        self.tokenServer = tokenServer
+        self.tokenIssuer = tokenIssuer
     }
 
     /// Starts the three upstreams, seeded, each listening on its port, and the scripted
@@ -74,6 +80,9 @@ public final class SandboxUpstreams: Sendable {
         let now = Date()
         let clock: @Sendable () -> Date = { Date() }
         let state = SandboxState.seeded(now: now, tokenLifetime: configuration.tokenLifetime)
+        let issuer = TokenIssuer(
+            clients: configuration.tokenClients, lifetime: configuration.accessTokenLifetime,
+            required: configuration.accessTokenRequired, clock: clock)
         var servers: [SandboxService: HTTPServer] = [:]
         var injectors: [SandboxService: FaultInjector] = [:]
         for (index, service) in SandboxService.allCases.enumerated() {
@@ -82,8 +91,8 @@ public final class SandboxUpstreams: Sendable {
                 seed: configuration.faultSeed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
             let started = Result { () throws(SandboxError) -> HTTPServer in
                 let server = try makeServer(
-                    service, key: keys[service], state: state, injector: injector, configuration: configuration,
-                    clock: clock)
+                    service, key: keys[service], state: state, injector: injector, issuer: issuer,
+                    configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try server.start()
                 } catch {
@@ -128,14 +137,45 @@ public final class SandboxUpstreams: Sendable {
                 throw error
             }
         }
+        let tokenInjector = FaultInjector(
+            settings: .none,
+            seed: configuration.faultSeed &+ UInt64(SandboxService.allCases.count + scripted.count)
+                &* 0x9E37_79B9_7F4A_7C15)
+        let tokenServer = makeTokenServer(issuer: issuer, injector: tokenInjector, configuration: configuration)
+        do throws(HTTPServerError) {
+            try tokenServer.start()
+        } catch {
+            for running in servers.values { await running.shutdown(gracePeriod: .zero) }
+            for running in scriptedServers.values { await running.server.shutdown(gracePeriod: .zero) }
+            throw SandboxError(.startFailed, "the token endpoint: \(error.message)")
+        }
         var ports = Dictionary(
             uniqueKeysWithValues: SandboxService.allCases.map { ("\($0)_port", "\(servers[$0]?.port ?? 0)") })
         for (module, running) in scriptedServers { ports["\(module)_port"] = "\(running.server.port)" }
+        ports["token_port"] = "\(tokenServer.port)"
         configuration.logger.info("sandbox upstreams started", metadata: ports.mapValues { .string($0) })
         return SandboxUpstreams(
             keys: keys, configuration: configuration, startedAt: now, servers: servers, injectors: injectors,
             scripted: Dictionary(uniqueKeysWithValues: scripted.map { ($0.module, $0) }),
-            scriptedServers: scriptedServers)
+            scriptedServers: scriptedServers, tokenServer: (tokenServer, tokenInjector), tokenIssuer: issuer)
+    }
+
+    /// The token endpoint's server: no signature (clients authenticate with HTTP Basic), faults
+    /// of its own, every request counted.
+    private static func makeTokenServer(
+        issuer: TokenIssuer, injector: FaultInjector, configuration: Configuration
+    ) -> HTTPServer {
+        var logger = configuration.logger
+        logger[metadataKey: "upstream"] = "token"
+        let handler = UpstreamHandler(
+            name: "token", gate: nil, faults: injector, router: TokenRoutes.router(issuer: issuer), logger: logger)
+        return HTTPServer(
+            configuration: HTTPServer.Configuration(host: configuration.host, port: 0, threadCount: 1),
+            logger: logger
+        ) { request in
+            issuer.countRequest()
+            return await handler.handle(request)
+        }
     }
 
     private static func makeScriptedServer(
@@ -154,6 +194,7 @@ public final class SandboxUpstreams: Sendable {
         key: SandboxKey,
         state: SandboxState,
         injector: FaultInjector,
+        issuer: TokenIssuer,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> HTTPServer {
@@ -168,7 +209,7 @@ public final class SandboxUpstreams: Sendable {
             port: configuration.port(for: service),
             // Multipart posts may be 21 MiB; the routes apply the contract's limits below this.
             maxBodyBytes: service == .feed ? RequestBody.maximumMultipartBytes + 64 * 1024 : 1 << 20,
-            injector: injector, configuration: configuration, clock: clock)
+            injector: injector, tokens: (issuer, service), configuration: configuration, clock: clock)
     }
 
     /// One upstream's server: its signature gate, faults, routes and limits. Errors name the
@@ -181,6 +222,7 @@ public final class SandboxUpstreams: Sendable {
         port: Int,
         maxBodyBytes: Int,
         injector: FaultInjector,
+        tokens: (issuer: TokenIssuer, service: SandboxService)? = nil,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> HTTPServer {
@@ -199,7 +241,7 @@ public final class SandboxUpstreams: Sendable {
         logger[metadataKey: "upstream"] = .string(name)
         let handler = UpstreamHandler(
             name: name, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, router: router,
-            logger: logger)
+            logger: logger, tokens: tokens)
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host, port: port, threadCount: configuration.threadCount, maxBodyBytes: maxBodyBytes)
         do {
@@ -275,6 +317,7 @@ public final class SandboxUpstreams: Sendable {
             for running in scriptedServers.values {
                 group.addTask { await running.server.shutdown(gracePeriod: gracePeriod) }
             }
+            group.addTask { await self.tokenServer.server.shutdown(gracePeriod: gracePeriod) }
         }
     }
 }

@@ -59,21 +59,67 @@ struct FaultInjectionTests {
         }
     }
 
-    /// The HTTP server cannot drop a connection without answering, so an injected reset is a
-    /// 503 that closes the connection (`Connection: close`, `X-Sandbox-Fault: reset`).
+    private static func eur(_ minor: Int64) -> Money { Money(amountMinor: minor, currency: .eur) }
+
+    /// The failure of a call whose connection was reset: a transport error, no answer.
+    private static func expectReset(
+        _ operation: () async throws -> some Any, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        do {
+            _ = try await operation()
+            Issue.record("expected the connection to be reset, but the call succeeded", sourceLocation: sourceLocation)
+        } catch let error as ServiceError {
+            #expect(error.code == .transport, "got \(error)", sourceLocation: sourceLocation)
+            #expect(error.response == nil, sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("expected a ServiceError, got \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// A reset before processing: no answer, nothing charged; a retry with the same key charges once.
     @Test(arguments: TransportKind.allCases)
-    func resetRateOneClosesTheConnection(_ kind: TransportKind) async throws {
+    func resetRateOneResetsBeforeProcessing(_ kind: TransportKind) async throws {
         try await withSandbox(kind) { fixture in
-            try fixture.sandbox.setFaults(FaultSettings(resetRate: 1), for: .user)
-            let response = try await fixture.sendSigned(.get, "/v1/users/alice", to: .user)
-            #expect(response.status == 503)
-            #expect(response.headers["X-Sandbox-Fault"] == "reset")
-            #expect(response.headers["Connection"]?.lowercased() == "close")
-            #expect(problem(of: response)?.code == "unavailable")
-            let failed = await expectProblem { try await fixture.users().profile(id: "alice") }
-            #expect(failed?.status == 503)
-            try fixture.sandbox.setFaults(.none, for: .user)
-            _ = try await fixture.users().profile(id: "alice")
+            let payments = try fixture.payments()
+            try fixture.sandbox.setFaults(FaultSettings(resetRate: 1), for: .payment)
+            let key = PaymentClient.makeIdempotencyKey()
+            await Self.expectReset {
+                try await payments.createCharge(
+                    payer: "alice", payee: "bob", amount: Self.eur(700), idempotencyKey: key)
+            }
+            await Self.expectReset { try await payments.wallet(user: "alice") }
+            try fixture.sandbox.setFaults(.none, for: .payment)
+            #expect(try await payments.wallet(user: "alice").balance == Self.eur(100_000))
+            let recording = RecordingTransport(wrapping: fixture.transport)
+            let charge = try await fixture.payments(transport: recording).createCharge(
+                payer: "alice", payee: "bob", amount: Self.eur(700), idempotencyKey: key)
+            #expect(charge.amount == Self.eur(700))
+            #expect(recording.responses.first?.headers["Idempotent-Replayed"] == nil)
+            #expect(try await payments.wallet(user: "alice").balance == Self.eur(100_000 - 700))
+        }
+    }
+
+    /// A reset after processing: the charge is stored but its answer lost; a retry with the same
+    /// key gets the stored charge, marked replayed, and nothing is charged twice.
+    @Test(arguments: TransportKind.allCases)
+    func resetAfterProcessingStoresTheChargeAndLosesTheAnswer(_ kind: TransportKind) async throws {
+        try await withSandbox(kind) { fixture in
+            let payments = try fixture.payments()
+            try fixture.sandbox.setFaults(FaultSettings(resetAfterProcessingRate: 1), for: .payment)
+            let key = PaymentClient.makeIdempotencyKey()
+            await Self.expectReset {
+                try await payments.createCharge(
+                    payer: "alice", payee: "carol", amount: Self.eur(900), idempotencyKey: key)
+            }
+            try fixture.sandbox.setFaults(.none, for: .payment)
+            #expect(try await payments.wallet(user: "alice").balance == Self.eur(100_000 - 900))
+            let recording = RecordingTransport(wrapping: fixture.transport)
+            let charge = try await fixture.payments(transport: recording).createCharge(
+                payer: "alice", payee: "carol", amount: Self.eur(900), idempotencyKey: key)
+            #expect(charge.payeeId == "carol" && charge.amount == Self.eur(900))
+            #expect(recording.responses.first?.headers["Idempotent-Replayed"] == "true")
+            #expect(try await payments.wallet(user: "alice").balance == Self.eur(100_000 - 900))
+            #expect(try await payments.wallet(user: "carol").balance == Self.eur(25_000 + 900))
         }
     }
 
@@ -103,6 +149,7 @@ struct FaultInjectionTests {
         try await withSandbox { fixture in
             for settings in [
                 FaultSettings(errorRate: 1.5), FaultSettings(resetRate: -0.1), FaultSettings(latency: .seconds(31)),
+                FaultSettings(resetAfterProcessingRate: 1.01),
             ] {
                 #expect(throws: SandboxError.self) { try fixture.sandbox.setFaults(settings, for: .user) }
             }

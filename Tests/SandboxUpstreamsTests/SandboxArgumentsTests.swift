@@ -8,13 +8,16 @@ struct SandboxArgumentsTests {
         let parsed = try SandboxArguments.parse([
             "--keys", "/k", "--host=127.0.0.2", "--user-port", "1", "--feed-port=2", "--payment-port", "3",
             "--generate-keys", "--latency-ms", "50", "--error-rate", "0.25", "--reset-rate=0.5", "--fault-seed", "9",
-            "--threads", "3",
+            "--threads", "3", "--reset-after-processing-rate", "0.125",
         ])
         #expect(parsed.keysDirectory == "/k")
         #expect(parsed.host == "127.0.0.2")
         #expect([parsed.userPort, parsed.feedPort, parsed.paymentPort] == [1, 2, 3])
         #expect(parsed.generateKeys)
-        #expect(parsed.faults == FaultSettings(latency: .milliseconds(50), errorRate: 0.25, resetRate: 0.5))
+        #expect(
+            parsed.faults
+                == FaultSettings(
+                    latency: .milliseconds(50), errorRate: 0.25, resetRate: 0.5, resetAfterProcessingRate: 0.125))
         #expect(parsed.faultSeed == 9)
         #expect(parsed.threadCount == 3)
         #expect(try SandboxArguments.parse(["--keys", "/k"]).threadCount == nil)

@@ -10,7 +10,8 @@ struct SandboxArguments: Equatable {
     var paymentPort = 0
     /// Whether to generate fresh keys into the directory (`--generate-keys`).
     var generateKeys = false
-    /// Faults for all three upstreams (`--latency-ms`, `--error-rate`, `--reset-rate`).
+    /// Faults for all three upstreams (`--latency-ms`, `--error-rate`, `--reset-rate`,
+    /// `--reset-after-processing-rate`).
     var faults = FaultSettings.none
     /// The fault generators' seed (`--fault-seed`).
     var faultSeed: UInt64?
@@ -42,8 +43,10 @@ struct SandboxArguments: Equatable {
           --payment-port N      Port of the payment upstream (default 0: a free port).
           --latency-ms N        Add N ms before every answer of all three upstreams (0-30000).
           --error-rate R        Answer this fraction of requests with 503 (0-1).
-          --reset-rate R        Drop this fraction of connections (0-1; answered as 503 with
-                                Connection: close, as the HTTP server cannot drop silently).
+          --reset-rate R        Reset this fraction of connections before processing (0-1).
+          --reset-after-processing-rate R
+                                Process this fraction of requests, then reset the connection
+                                instead of answering (0-1): the effect stays, the answer is lost.
           --fault-seed N        Seed of the fault generators, to repeat a run's faults.
           --replay-capacity N   Remember at most N signature nonces per upstream (1-100000000,
                                 default 100000); each is kept about 91 s, so sustained signed
@@ -102,6 +105,7 @@ struct SandboxArguments: Equatable {
                 result.faults.latency = .milliseconds(milliseconds)
             case "--error-rate": result.faults.errorRate = try rate(name, value())
             case "--reset-rate": result.faults.resetRate = try rate(name, value())
+            case "--reset-after-processing-rate": result.faults.resetAfterProcessingRate = try rate(name, value())
             case "--replay-capacity":
                 let text = try value()
                 guard let capacity = Int(text), (1...100_000_000).contains(capacity) else {

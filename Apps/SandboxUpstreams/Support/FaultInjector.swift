@@ -8,7 +8,10 @@ final class FaultInjector: Sendable {
         enum Outcome: Equatable {
             case answer
             case error
+            /// Reset before processing.
             case reset
+            /// Process, then reset instead of answering.
+            case resetAfterProcessing
         }
 
         var latency: Duration
@@ -33,15 +36,24 @@ final class FaultInjector: Sendable {
         set { state.withLock { $0.settings = newValue } }
     }
 
-    /// Draws the decision for one request: two draws per request whatever the settings, so the
+    /// Draws the decision for one request: three draws per request whatever the settings, so the
     /// sequence depends only on the seed and the number of requests.
     func decide() -> Decision {
         state.withLock { state in
             let resetDraw = state.generator.nextUnitInterval()
+            let lateResetDraw = state.generator.nextUnitInterval()
             let errorDraw = state.generator.nextUnitInterval()
             let settings = state.settings
             let outcome: Decision.Outcome =
-                resetDraw < settings.resetRate ? .reset : errorDraw < settings.errorRate ? .error : .answer
+                if resetDraw < settings.resetRate {
+                    .reset
+                } else if lateResetDraw < settings.resetAfterProcessingRate {
+                    .resetAfterProcessing
+                } else if errorDraw < settings.errorRate {
+                    .error
+                } else {
+                    .answer
+                }
             return Decision(latency: settings.latency, outcome: outcome)
         }
     }

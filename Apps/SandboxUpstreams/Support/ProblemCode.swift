@@ -26,6 +26,7 @@ struct ProblemCode: Hashable, Sendable {
     static let keyUnknown = ProblemCode(name: "key_unknown", status: 401, title: "Unknown signing key")
     static let tagMismatch = ProblemCode(name: "tag_mismatch", status: 401, title: "Signature tag mismatch")
     static let digestMismatch = ProblemCode(name: "digest_mismatch", status: 401, title: "Content digest mismatch")
+    static let invalidToken = ProblemCode(name: "invalid_token", status: 401, title: "Invalid access token")
     static let notFound = ProblemCode(name: "not_found", status: 404, title: "Not found")
     static let userNotFound = ProblemCode(name: "user_not_found", status: 404, title: "User not found")
     static let postNotFound = ProblemCode(name: "post_not_found", status: 404, title: "Post not found")

@@ -4,8 +4,9 @@ import HTTPServer
 import HTTPTypes
 import ServiceCore
 
-/// Answers one upstream's requests: signature first, then injected faults, then the routes;
-/// every problem carries a contract code, and `X-Request-ID` is echoed.
+/// Answers one upstream's requests: signature first, then the access token when the upstream
+/// requires one, then injected faults, then the routes; every problem carries a contract code,
+/// and `X-Request-ID` is echoed.
 struct UpstreamHandler: Sendable {
     /// The upstream, for log lines: `user`, `feed`, `payment`, or a scripted module's name.
     let name: String
@@ -14,6 +15,8 @@ struct UpstreamHandler: Sendable {
     let faults: FaultInjector
     let router: Router
     let logger: Logger
+    /// The access-token check of a hand-written upstream: required when the issuer says so.
+    var tokens: (issuer: TokenIssuer, service: SandboxService)? = nil
 
     /// Answers a request.
     func handle(_ request: ServerRequest) async -> ServerResponse {
@@ -27,6 +30,14 @@ struct UpstreamHandler: Sendable {
                     "request_id": "\(requestID ?? "-")",
                 ])
             response = problem.response
+        } else if let tokens, tokens.issuer.requiresToken(tokens.service),
+            !tokens.issuer.accepts(request.headers["authorization"].flatMap(Self.bearerToken))
+        {
+            response =
+                Problem(
+                    .invalidToken, "the request needs a valid access token from the sandbox's token endpoint",
+                    headers: [("WWW-Authenticate", "Bearer realm=\"sandbox\", error=\"invalid_token\"")]
+                ).response
         } else {
             response = await answer(request)
         }
@@ -48,12 +59,10 @@ struct UpstreamHandler: Sendable {
         }
         switch decision.outcome {
         case .reset:
-            return Problem(
-                .unavailable,
-                "injected connection reset: this server cannot drop a connection without answering, so it answers "
-                    + "503 and closes the connection",
-                headers: [("Connection", "close"), ("X-Sandbox-Fault", "reset")]
-            ).response
+            return .resetConnection
+        case .resetAfterProcessing:
+            _ = await router.handle(request)
+            return .resetConnection
         case .error:
             return Problem(
                 .unavailable, "injected error", headers: [("Retry-After", "1"), ("X-Sandbox-Fault", "error")]
@@ -62,6 +71,13 @@ struct UpstreamHandler: Sendable {
         case .answer:
             return await router.handle(request)
         }
+    }
+
+    /// The token of an `Authorization: Bearer` field, or `nil`.
+    static func bearerToken(_ field: String) -> String? {
+        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
     /// Whether an `X-Request-ID` may be echoed: 1-64 visible ASCII characters.
