@@ -71,6 +71,8 @@ struct AppProblem: Error, Sendable {
                 return AppProblem(503, "The \(module) upstream is unavailable.", module: module)
             }
             return AppProblem(502, "The \(module) upstream gave a bad answer (HTTP \(status)).", module: module)
+        case .credentialRefreshFailed:
+            return AppProblem(502, "The \(module) upstream's access token could not be obtained.", module: module)
         default:
             return AppProblem(502, "The \(module) upstream gave an answer that could not be read.", module: module)
         }

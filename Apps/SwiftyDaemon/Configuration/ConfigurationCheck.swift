@@ -71,6 +71,7 @@ enum ConfigurationCheck {
             if let timeout = settings.timeoutMilliseconds, !(1...600_000).contains(timeout) {
                 problems.append("modules.\(name).timeoutMilliseconds \(timeout) is not 1-600000")
             }
+            problems += settings.credentials?.problems(prefix: "modules.\(name).credentials") ?? []
         }
         if configuration.mode == .live {
             do {
@@ -79,6 +80,11 @@ enum ConfigurationCheck {
                 // Base URL syntax was reported above; keep only the binding problems not yet listed.
                 problems.append(contentsOf: error.problems.filter { !problems.contains($0) })
             }
+        }
+        do {
+            _ = try CredentialMiddlewares(configuration: configuration, environment: environment)
+        } catch {
+            problems.append(contentsOf: error.problems.filter { !problems.contains($0) })
         }
         return problems
     }

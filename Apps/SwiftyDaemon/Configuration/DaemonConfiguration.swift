@@ -90,6 +90,8 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         public var transport: TransportKind?
         /// The per-attempt timeout in milliseconds; 5000 when `nil`.
         public var timeoutMilliseconds: Int?
+        /// The upstream's bearer credentials (``ModuleCredentials``); none when `nil`.
+        public var credentials: ModuleCredentials?
 
         /// Creates empty settings (every field defaulted).
         public init(
@@ -107,7 +109,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
-            case baseURL, keyID, keyFile, transport, timeoutMilliseconds
+            case baseURL, keyID, keyFile, transport, timeoutMilliseconds, credentials
         }
 
         /// Decodes the settings, rejecting unknown fields.
@@ -119,6 +121,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
             keyFile = try container.decodeIfPresent(String.self, forKey: .keyFile)
             transport = try container.decodeIfPresent(TransportKind.self, forKey: .transport)
             timeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .timeoutMilliseconds)
+            credentials = try container.decodeIfPresent(ModuleCredentials.self, forKey: .credentials)
         }
     }
 

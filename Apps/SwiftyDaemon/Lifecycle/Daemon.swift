@@ -126,7 +126,8 @@ public final class Daemon: Sendable {
                 urlSession: urlSession,
                 metrics: metrics,
                 logger: logger,
-                overrides: overrides
+                overrides: overrides,
+                credentials: try CredentialMiddlewares(configuration: configuration, environment: environment)
             )
             let api = try AppAPI(
                 modules: modules,

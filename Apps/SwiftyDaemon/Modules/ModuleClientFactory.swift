@@ -16,6 +16,8 @@ struct ModuleClientFactory {
     let metrics: Metrics
     let logger: Logger
     let overrides: DaemonOverrides
+    /// The modules' bearer-credential middlewares, placed just outside signing.
+    var credentials: CredentialMiddlewares? = nil
 
     func client<S: Service>(_ service: S.Type, _ module: String) throws -> ServiceClient<S> {
         guard let binding = bindings[module] else {
@@ -40,7 +42,8 @@ struct ModuleClientFactory {
                 UpstreamCallRecorder(metrics: metrics),
                 RequestIDMiddleware(),
                 UpstreamTimeoutMiddleware(timeout: binding.timeout),
-                SigningMiddleware(signer: try RequestSigner(key: binding.key)),
+            ] + (credentials?.middleware(for: module, transport: transport) ?? []) + [
+                SigningMiddleware(signer: try RequestSigner(key: binding.key))
             ] + (overrides.afterSigning[module] ?? []),
             configuration: ServiceClientConfiguration(
                 logger: logger,
