@@ -1,5 +1,6 @@
 import HTTPServer
 import HTTPTypes
+import JSON
 import PaymentModule
 import ServiceCore
 
@@ -25,14 +26,38 @@ struct PaymentRoutes: AppRouteGroup {
                 )
             }
             let body = try AppBody.decode(CreatePaymentBody.self, from: call.request).get()
-            let charge = try await payments.createCharge(
-                payer: call.user,
-                payee: body.payee,
-                amount: Money(amountMinor: body.amountMinor, currency: CurrencyCode(body.currency)),
-                memo: body.memo,
-                idempotencyKey: key
-            )
-            return AppAnswer.json(201, charge)
+            let client = payments.serviceClient
+            let response: HTTPResponse
+            do {
+                response = try await client.send(
+                    .createCharge(
+                        payer: call.user,
+                        payee: body.payee,
+                        amount: Money(amountMinor: body.amountMinor, currency: CurrencyCode(body.currency)),
+                        memo: body.memo,
+                        idempotencyKey: key
+                    )
+                )
+            } catch let error where UnknownOutcome.isUnknown(error) {
+                throw UnknownOutcome.problem(for: error, idempotencyKey: key)
+            }
+            let charge: Charge
+            do {
+                charge = try client.configuration.jsonDecoder.decode(Charge.self, from: response.body)
+            } catch {
+                // The charge was made; only its answer could not be read.
+                throw UnknownOutcome.problem(
+                    for: ServiceError(
+                        code: .decoding, module: PaymentModuleIdentity.name, operation: "createCharge",
+                        message: "the charge does not decode: \(error)", underlying: error),
+                    idempotencyKey: key)
+            }
+            var answer = AppAnswer.json(201, charge)
+            // A repeat of a key the upstream already charged: say so, as the upstream did.
+            if response.headers["Idempotent-Replayed"] == "true" {
+                answer.headers.add(name: "Idempotent-Replayed", value: "true")
+            }
+            return answer
         }
         routes.add("GET", "/v1/payments/:id") { call in
             let notFound = AppProblemResponse(problem: AppProblem(404, "No payment with this id."))
