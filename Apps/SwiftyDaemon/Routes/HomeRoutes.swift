@@ -5,7 +5,8 @@ import UserModule
 
 /// `/v1/home`, which composes three modules: profile, first feed page and wallet, fetched
 /// concurrently. A part whose domain fails is `null`, with an entry in `errors`; the rest is
-/// still served.
+/// still served with 200. When no part is served, the answer is a problem with the most telling
+/// status of the parts' (``HomeScreen/allFailedProblem()``).
 struct HomeRoutes: AppRouteGroup {
     static let modules: [any ModuleIdentity.Type] = [
         UserModuleIdentity.self, FeedModuleIdentity.self, PaymentModuleIdentity.self,
@@ -27,15 +28,17 @@ struct HomeRoutes: AppRouteGroup {
             async let profile = Self.part { try await users.profile(id: user) }
             async let timeline = Self.part { try await feed.timeline(user: user, cursor: nil, limit: 20) }
             async let wallet = Self.part { try await payments.wallet(user: user) }
-            return AppAnswer.json(HomeScreen(profile: await profile, feed: await timeline, wallet: await wallet))
+            let screen = HomeScreen(profile: await profile, feed: await timeline, wallet: await wallet)
+            guard !screen.allFailed else { throw screen.allFailedProblem() }
+            return AppAnswer.json(screen)
         }
     }
 
-    private static func part<T: Sendable>(_ body: () async throws -> T) async -> Result<T, AppProblem> {
+    private static func part<T: Sendable>(_ body: () async throws -> T) async -> Result<T, HomeScreen.PartFailure> {
         do {
             return .success(try await body())
         } catch {
-            return .failure(AppProblem.forUpstream(error))
+            return .failure(HomeScreen.PartFailure(error))
         }
     }
 }

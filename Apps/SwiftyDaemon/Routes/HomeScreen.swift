@@ -1,5 +1,7 @@
 import FeedModule
+import HTTPTypes
 import PaymentModule
+import ServiceCore
 import UserModule
 
 /// The `/v1/home` answer.
@@ -11,23 +13,40 @@ struct HomeScreen: Encodable {
         var detail: String
     }
 
+    /// Why one part failed: the problem it would have been answered with alone, and when trying
+    /// again makes sense when a resilience limit refused the call.
+    struct PartFailure: Error {
+        var problem: AppProblem
+        var retryAfterSeconds: Int?
+
+        init(_ error: any Error) {
+            problem = AppProblem.forUpstream(error)
+            retryAfterSeconds = ((error as? ServiceError)?.underlying as? ResilienceRejection)?.retryAfterSeconds
+        }
+    }
+
     var profile: User?
     var feed: TimelinePage?
     var wallet: Wallet?
     var errors: [PartError]
+    /// The failures, in part order.
+    private(set) var failures: [PartFailure] = []
 
     init(
-        profile: Result<User, AppProblem>,
-        feed: Result<TimelinePage, AppProblem>,
-        wallet: Result<Wallet, AppProblem>
+        profile: Result<User, PartFailure>,
+        feed: Result<TimelinePage, PartFailure>,
+        wallet: Result<Wallet, PartFailure>
     ) {
         var errors: [PartError] = []
-        func value<T>(_ result: Result<T, AppProblem>, _ part: String) -> T? {
+        var failures: [PartFailure] = []
+        func value<T>(_ result: Result<T, PartFailure>, _ part: String) -> T? {
             switch result {
             case .success(let value): return value
-            case .failure(let problem):
+            case .failure(let failure):
+                let problem = failure.problem
                 errors.append(
                     PartError(part: part, module: problem.module, status: problem.status, detail: problem.detail))
+                failures.append(failure)
                 return nil
             }
         }
@@ -35,6 +54,29 @@ struct HomeScreen: Encodable {
         self.feed = value(feed, "feed")
         self.wallet = value(wallet, "wallet")
         self.errors = errors
+        self.failures = failures
+    }
+
+    /// Whether no part was served.
+    var allFailed: Bool { profile == nil && feed == nil && wallet == nil }
+
+    /// The answer when every part failed: the most telling status of the parts' (503 when any
+    /// domain is unavailable or refused by a limit, then 504 for a timeout, then 502 for a bad
+    /// answer, else the first part's), with `Retry-After` on a 503, naming every module.
+    func allFailedProblem() -> AppProblemResponse {
+        let statuses = failures.map(\.problem.status)
+        let status = [503, 504, 502].first { statuses.contains($0) } ?? statuses.first ?? 502
+        let named = failures.map { "\($0.problem.module ?? "an upstream") (\($0.problem.status))" }
+        var problem = AppProblem(
+            status, "No part of the home screen could be served: \(named.joined(separator: ", ")).")
+        let modules = failures.compactMap(\.problem.module)
+        problem.details.extensions.append(.init(name: "modules", value: modules.joined(separator: ",")))
+        var headers: [(String, String)] = []
+        if status == 503 {
+            let seconds = failures.compactMap(\.retryAfterSeconds).max() ?? 1
+            headers.append(("Retry-After", String(seconds)))
+        }
+        return AppProblemResponse(problem: problem, extraHeaders: headers)
     }
 
     private enum CodingKeys: String, CodingKey { case profile, feed, wallet, errors }
