@@ -5,12 +5,15 @@ import ServiceCore
 import UserModule
 
 /// Turns `Authorization: Bearer <token>` into a user id through the user domain's
-/// `introspect`, cached for a short time.
+/// `introspect`, cached for a short time; concurrent requests with the same uncached token
+/// share one introspection call.
 struct Authenticator: Sendable {
     let users: UserClient
     let cache: any TokenCache
     /// How long an active token is trusted without asking again.
     let ttl: TimeInterval
+    /// The introspection calls in flight, by token.
+    let flights = IntrospectionFlights()
 
     /// The authenticated user's id, or the problem to answer.
     func authenticate(_ request: ServerRequest) async -> Result<String, AppProblemResponse> {
@@ -28,26 +31,39 @@ struct Authenticator: Sendable {
             }
             return .success(user)
         }
+        let introspected = await flights.introspection(of: token) {
+            let introspection = try await users.introspect(token: token)
+            await cache.store(token, entry: Self.cacheEntry(for: introspection, now: Date(), ttl: ttl))
+            return introspection
+        }
         let introspection: TokenIntrospection
-        do {
-            introspection = try await users.introspect(token: token)
-        } catch {
+        switch introspected {
+        case .success(let value):
+            introspection = value
+        case .failure(let error):
             return .failure(AppProblemResponse(problem: AppProblem.forUpstream(error)))
         }
         guard introspection.active, let user = introspection.userId, !user.isEmpty else {
-            // Inactive answers are cached briefly too, so a bad token cannot hammer the upstream.
-            await cache.store(token, entry: TokenCacheEntry(userID: nil, expiresAt: now + min(ttl, 5)))
             return .failure(.unauthorized("The bearer token is not active.", error: "invalid_token"))
         }
-        var until = now + ttl
-        if let expiry = introspection.expiresAt {
-            guard expiry > now else {
-                return .failure(.unauthorized("The bearer token has expired.", error: "invalid_token"))
-            }
-            until = min(until, expiry)
+        if let expiry = introspection.expiresAt, expiry <= now {
+            return .failure(.unauthorized("The bearer token has expired.", error: "invalid_token"))
         }
-        await cache.store(token, entry: TokenCacheEntry(userID: user, expiresAt: until))
         return .success(user)
+    }
+
+    /// What the cache keeps for an introspection: the user until the token's expiry or `ttl`,
+    /// whichever comes first; inactive and expired tokens are cached briefly too, so a bad token
+    /// cannot hammer the upstream.
+    static func cacheEntry(for introspection: TokenIntrospection, now: Date, ttl: TimeInterval) -> TokenCacheEntry {
+        guard introspection.active, let user = introspection.userId, !user.isEmpty else {
+            return TokenCacheEntry(userID: nil, expiresAt: now + min(ttl, 5))
+        }
+        guard let expiry = introspection.expiresAt else {
+            return TokenCacheEntry(userID: user, expiresAt: now + ttl)
+        }
+        guard expiry > now else { return TokenCacheEntry(userID: nil, expiresAt: now + min(ttl, 5)) }
+        return TokenCacheEntry(userID: user, expiresAt: min(now + ttl, expiry))
     }
 
     /// The token of a `Bearer` credential (RFC 6750 §2.1: scheme case-insensitive, token68).
