@@ -46,7 +46,8 @@ struct UpstreamHandler: Sendable {
             "answered",
             metadata: [
                 "upstream": "\(name)", "method": "\(request.method)", "path": "\(request.path)",
-                "status": "\(response.status)", "request_id": "\(requestID ?? "-")",
+                "status": "\(response.resetsConnection ? "reset" : String(response.status))",
+                "request_id": "\(requestID ?? "-")",
             ])
         return response
     }

@@ -16,7 +16,7 @@ public struct ServerResponse: Sendable {
     /// The body bytes.
     public var body: Data
     /// Whether the connection is reset instead of answered (``resetConnection``).
-    var resetsConnection = false
+    public internal(set) var resetsConnection = false
 
     /// Creates a response.
     /// - Parameters:
