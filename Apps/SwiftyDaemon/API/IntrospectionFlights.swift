@@ -70,7 +70,12 @@ final class IntrospectionFlights: Sendable {
                 result = .failure(error)
             }
             _ = flights.withLock { $0.removeValue(forKey: token) }
-            flight.finish(Task.isCancelled ? .abandoned : .done(result))
+            // A call that failed because this request was cancelled says nothing about the token.
+            if case .failure = result, Task.isCancelled {
+                flight.finish(.abandoned)
+            } else {
+                flight.finish(.done(result))
+            }
             return result
         }
         do {
