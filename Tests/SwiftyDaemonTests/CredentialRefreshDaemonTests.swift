@@ -82,10 +82,10 @@ struct CredentialRefreshDaemonTests {
     }
 
     @Test func anExpiredTokenIsRenewedOnceForManyRequests() async throws {
-        let setup = try await Self.start(lifetime: .seconds(2))
+        let setup = try await Self.start(lifetime: .seconds(3))
         #expect(try await Self.feedStatuses(setup.app, count: 10) == Array(repeating: 200, count: 10))
         #expect(setup.sandbox.tokenCounts.issued == 1)
-        try await Task.sleep(for: .milliseconds(2300))
+        try await Task.sleep(for: .milliseconds(3300))
         #expect(try await Self.feedStatuses(setup.app, count: 10) == Array(repeating: 200, count: 10))
         let issued = setup.sandbox.tokenCounts.issued
         // One renewal after the expiry; a second only if the run outlived the new token too.

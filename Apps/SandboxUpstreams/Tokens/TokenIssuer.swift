@@ -8,18 +8,21 @@ final class TokenIssuer: Sendable {
         var clients: [String: String]
         var lifetime: Duration
         var tokens: [String: Date] = [:]
-        var required: Set<SandboxService>
         var counts = TokenEndpointCounts()
     }
 
     private let state: Mutex<State>
+    /// One bit per service (its index in `allCases`) that requires a token: read on every
+    /// upstream request, so an atomic rather than the lock the upstreams would contend on.
+    private let required: Atomic<UInt8>
     private let clock: @Sendable () -> Date
 
     init(
         clients: [String: String], lifetime: Duration, required: Set<SandboxService>,
         clock: @escaping @Sendable () -> Date
     ) {
-        state = Mutex(State(clients: clients, lifetime: lifetime, required: required))
+        state = Mutex(State(clients: clients, lifetime: lifetime))
+        self.required = Atomic(required.reduce(0) { $0 | Self.bit($1) })
         self.clock = clock
     }
 
@@ -42,15 +45,21 @@ final class TokenIssuer: Sendable {
         set { state.withLock { $0.lifetime = newValue } }
     }
 
+    private static func bit(_ service: SandboxService) -> UInt8 {
+        UInt8(1) << UInt8(SandboxService.allCases.firstIndex(of: service) ?? 0)
+    }
+
     /// Whether `service` accepts only requests with a valid access token.
     func requiresToken(_ service: SandboxService) -> Bool {
-        state.withLock { $0.required.contains(service) }
+        required.load(ordering: .relaxed) & Self.bit(service) != 0
     }
 
     /// Makes `service` require an access token, or stop requiring one.
     func setRequired(_ required: Bool, for service: SandboxService) {
-        state.withLock {
-            if required { $0.required.insert(service) } else { $0.required.remove(service) }
+        if required {
+            self.required.bitwiseOr(Self.bit(service), ordering: .relaxed)
+        } else {
+            self.required.bitwiseAnd(~Self.bit(service), ordering: .relaxed)
         }
     }
 
