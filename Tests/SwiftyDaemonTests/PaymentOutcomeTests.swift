@@ -75,6 +75,50 @@ struct PaymentOutcomeTests {
         await daemon.drain()
     }
 
+    /// Under 10 % reset connections (half before, half after processing), an app client that
+    /// retries an unknown outcome with the same key gets every payment made exactly once.
+    @Test func retryingUnknownOutcomesWithTheSameKeyChargesEachPaymentOnce() async throws {
+        let daemon = try await UpstreamFailureTests.start()
+        let sandbox = try #require(daemon.sandbox)
+        let app = AppClient(baseURL: "http://127.0.0.1:\(daemon.port)")
+        #expect(try await Self.balance(app) == Self.seededBalance)
+        try sandbox.upstreams.setFaults(FaultSettings(resetRate: 0.05, resetAfterProcessingRate: 0.05), for: .payment)
+        let payments = 200
+        let small = #"{"payee": "bob", "amountMinor": 10, "currency": "EUR"}"#
+        var charges: Set<String> = []
+        var unknown = 0
+        for batch in 0..<(payments / 8) {
+            let results = try await withThrowingTaskGroup(of: (String?, Int).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let key = UUID().uuidString
+                        var unknownSeen = 0
+                        for _ in 0..<8 {
+                            let answer = try await app.send(
+                                .post, "/v1/payments", headers: ["Idempotency-Key": key], json: small)
+                            if answer.status == 201 { return (answer.json?["id"] as? String, unknownSeen) }
+                            guard answer.json?["code"] as? String == UnknownOutcome.code else {
+                                Issue.record("unexpected answer \(answer.status): \(answer.text)")
+                                return (nil, unknownSeen)
+                            }
+                            unknownSeen += 1
+                        }
+                        return (nil, unknownSeen)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { $0.0 != nil }, "batch \(batch)")
+            charges.formUnion(results.compactMap(\.0))
+            unknown += results.map(\.1).reduce(0, +)
+        }
+        try sandbox.upstreams.setFaults(.none, for: .payment)
+        #expect(charges.count == payments)
+        #expect(unknown > 0, "the faults were injected")
+        #expect(try await Self.balance(app) == Self.seededBalance - 10 * payments, "each payment charged once")
+        await daemon.drain()
+    }
+
     @Test func onlyFailuresAfterSendingAreUnknown() {
         func failure(
             _ code: ServiceError.Code, status: Int? = nil, transport: TransportError.Code? = nil, attempts: Int = 1
@@ -95,6 +139,11 @@ struct PaymentOutcomeTests {
         #expect(UnknownOutcome.isUnknown(failure(.unacceptableStatus, status: 500)))
         #expect(UnknownOutcome.isUnknown(failure(.unacceptableStatus, status: 503)))
         #expect(!UnknownOutcome.isUnknown(failure(.unacceptableStatus, status: 422)))
+        var replayed = failure(.unacceptableStatus, status: 401)
+        replayed.envelope = ProblemDetails(status: 401, detail: "replayed", code: "signature_replayed")
+        #expect(UnknownOutcome.isUnknown(replayed))
+        replayed.envelope = ProblemDetails(status: 401, detail: "invalid", code: "signature_invalid")
+        #expect(!UnknownOutcome.isUnknown(replayed))
         #expect(!UnknownOutcome.isUnknown(failure(.circuitOpen)))
         #expect(!UnknownOutcome.isUnknown(failure(.credentialRefreshFailed)))
         #expect(!UnknownOutcome.isUnknown(CancellationError()))

@@ -6,7 +6,8 @@ import ServiceCore
 ///
 /// A write may have taken effect when the request could have reached the upstream and the
 /// answer was lost: a timeout or deadline after sending, a connection closed or reset after
-/// sending, a 5xx answer, an answer that could not be read. A refused connection, a call the
+/// sending, a 5xx answer, an answer that could not be read, a resend refused as a replay of the
+/// first copy. A refused connection, a call the
 /// daemon never sent (open breaker, concurrency limit, credentials) and the upstream's 4xx
 /// answers are known outcomes and keep their usual problem.
 enum UnknownOutcome {
@@ -26,7 +27,11 @@ enum UnknownOutcome {
             let transport = (error.underlying as? TransportError)?.code
             return transport != .connectionFailed && transport != .invalidRequest && transport != .shutDown
         case .unacceptableStatus:
-            return (error.response?.status ?? 0) >= 500
+            let status = error.response?.status ?? 0
+            // A resend of the very signed request refused as a replay: its first copy reached the
+            // upstream, and what became of it is unknown.
+            let replayed = status == 401 && error.envelope(as: ProblemDetails.self)?.code == "signature_replayed"
+            return status >= 500 || replayed
         default:
             return false
         }
