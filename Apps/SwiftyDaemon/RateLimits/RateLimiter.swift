@@ -62,7 +62,8 @@ final class RateLimiter: Sendable {
                     + "retry after \(seconds) s."
             )
             problem.details.code = "rate_limited"
-            return .refused(AppProblemResponse(problem: problem, extraHeaders: fields + [("Retry-After", "\(seconds)")]))
+            return .refused(
+                AppProblemResponse(problem: problem, extraHeaders: fields + [("Retry-After", "\(seconds)")]))
         }
         return .allowed(fields: fields)
     }
