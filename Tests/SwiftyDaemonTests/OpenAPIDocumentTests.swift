@@ -21,7 +21,8 @@ struct OpenAPIDocumentTests {
         let paths = try #require(try document()["paths"] as? [String: [String: Any]])
         var operations: Set<String> = []
         for (path, item) in paths {
-            for method in item.keys where ["get", "put", "post", "delete", "patch", "head", "options"].contains(method) {
+            for method in item.keys where ["get", "put", "post", "delete", "patch", "head", "options"].contains(method)
+            {
                 operations.insert("\(method.uppercased()) \(path)")
             }
         }
