@@ -208,7 +208,9 @@ package.targets += [
             "AppLogging", "ServiceCore", "HTTPTypes", "EventLoops", "JSON", "HTTPServer", "RequestSigning",
             "CurlTransport", "HTTP1Transport", "URLSessionTransport", "SandboxUpstreams", "AppLifecycle",
         ] + featureModules.map { .target(name: $0) },
-        path: "Apps/SwiftyDaemon"
+        path: "Apps/SwiftyDaemon",
+        // The app API's OpenAPI document, compiled in so that the admin server serves it from any install.
+        resources: [.embedInCode("Resources/openapi.json")]
     ),
     .executableTarget(name: "swiftyd", dependencies: ["SwiftyDaemon", "CTCMalloc"], path: "Apps/swiftyd"),
     .testTarget(

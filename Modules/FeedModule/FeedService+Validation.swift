@@ -3,7 +3,7 @@ import HTTPTypes
 public import ServiceCore
 
 extension FeedService {
-    /// The longest post text, in characters (extended grapheme clusters, as `String.count`).
+    /// The longest post text, in Unicode scalars (code points).
     public static let maximumTextLength = 500
     /// The most attachments a post may have.
     public static let maximumAttachments = 4
@@ -46,8 +46,10 @@ extension FeedService {
 
     private static func validate(text: String, _ check: InputRules) throws(ServiceError) {
         guard text.contains(where: { !$0.isWhitespace }) else { throw check.failure("text must not be empty") }
-        guard text.count <= maximumTextLength else {
-            throw check.failure("text must be at most \(maximumTextLength) characters, got \(text.count)")
+        // Counted in Unicode scalars, as JSON Schema's maxLength and most clients count.
+        let length = text.unicodeScalars.count
+        guard length <= maximumTextLength else {
+            throw check.failure("text must be at most \(maximumTextLength) characters, got \(length)")
         }
         guard !InputRules.hasControlCharacters(text, allowing: ["\n", "\r", "\t"]) else {
             throw check.failure("text must not contain control characters other than line breaks and tabs")

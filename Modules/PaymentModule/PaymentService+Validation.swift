@@ -3,7 +3,7 @@ public import ServiceCore
 extension PaymentService {
     /// The largest amount in minor units: 2^53 - 1, which every JSON reader holds exactly.
     public static let maximumAmountMinor: Int64 = 9_007_199_254_740_991
-    /// The longest memo, in characters.
+    /// The longest memo, in Unicode scalars (code points).
     public static let maximumMemoLength = 140
     /// The longest idempotency key, in characters.
     public static let maximumIdempotencyKeyLength = 255
@@ -50,8 +50,10 @@ extension PaymentService {
 
     private static func validate(memo: String, _ check: InputRules) throws(ServiceError) {
         guard !memo.isEmpty else { throw check.failure("memo must not be empty; leave it out instead") }
-        guard memo.count <= maximumMemoLength else {
-            throw check.failure("memo must be at most \(maximumMemoLength) characters, got \(memo.count)")
+        // Counted in Unicode scalars, as JSON Schema's maxLength and most clients count.
+        let length = memo.unicodeScalars.count
+        guard length <= maximumMemoLength else {
+            throw check.failure("memo must be at most \(maximumMemoLength) characters, got \(length)")
         }
         guard !InputRules.hasControlCharacters(memo) else {
             throw check.failure("memo must not contain control characters")

@@ -310,7 +310,7 @@ struct StreamingJSONDecoderTests {
         #expect(error([String: UInt8].self, #"{"n":300}"#) == #"the number 300 does not fit in UInt8 at "n""#)
         #expect(
             error([String: Int].self, #"{"n":1,"n":2}"#)
-                == "not valid JSON: duplicate member name at byte 8 at the top level")
+                == "not valid JSON: duplicate member name \"n\" at byte 8 at the top level")
         #expect(error([String].self, #"[null]"#) == #"expected String but found null at "[0]""#)
     }
 

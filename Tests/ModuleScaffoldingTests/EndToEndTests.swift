@@ -5,7 +5,7 @@ import Testing
 /// The guide's commands (`docs/adding-a-module.md`) in a temporary copy of this repository (the
 /// tracked and untracked-but-not-ignored files, no build products): `swift run new-module
 /// Inventory --base-url https://inventory.example.com`, `swift build --build-tests`, `swift test
-/// --filter InventoryModuleTests`, then `Tools/dev/swifty-dev run --port 0 --admin-port 0` (the
+/// --filter InventoryModuleTests|OpenAPIDocumentTests`, then `Tools/dev/swifty-dev run --port 0 --admin-port 0` (the
 /// daemon in sandbox mode on loopback), and one `curl` with a sandbox token to the new module's
 /// route, which answers the example item from the scripted sandbox upstream. The nested build
 /// starts cold (several minutes on two cores); each step is bounded by a deadline and its output
@@ -53,13 +53,15 @@ struct EndToEndTests {
 
         let test = try await ProcessRunner.run(
             swift,
-            ["test", "--skip-build", "--filter", "InventoryModuleTests"],
+            // The generated module's tests, and the check that every route is in the OpenAPI document.
+            ["test", "--skip-build", "--filter", "InventoryModuleTests|OpenAPIDocumentTests"],
             in: copy,
             limit: .seconds(300)
         )
         #expect(test.status == 0, "swift test --filter InventoryModuleTests failed:\n\(test.output)")
         #expect(test.output.contains("InventoryClientTests"), "the generated tests did not run:\n\(test.output)")
         #expect(!test.output.contains("with 0 tests"), "no test ran:\n\(test.output)")
+        #expect(test.output.contains("everyRouteIsDocumentedAndEveryOperationIsServed"), "\(test.output)")
 
         let daemon = try await SandboxDaemon.start(in: copy, limit: .seconds(300))
         defer { daemon.stop() }

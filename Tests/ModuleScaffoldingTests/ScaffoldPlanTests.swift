@@ -8,22 +8,44 @@ struct ScaffoldPlanTests {
 
     @Test
     func plansTheFilesAndTheTwoEdits() throws {
-        let snapshot = RepositorySnapshot(manifest: Repository.manifest, registry: Repository.registry)
+        let snapshot = RepositorySnapshot(
+            manifest: Repository.manifest, registry: Repository.registry, openAPIDocument: Repository.openAPIDocument)
         let plan = try ScaffoldPlan.make(for: Self.inventory, in: snapshot)
         #expect(plan.newFiles == ModuleTemplate.files(for: Self.inventory))
-        #expect(plan.edits.map(\.path) == ["Package.swift", "Apps/SwiftyDaemon/FeatureModuleRegistry.swift"])
+        #expect(
+            plan.edits.map(\.path) == [
+                "Package.swift", "Apps/SwiftyDaemon/FeatureModuleRegistry.swift",
+                "Apps/SwiftyDaemon/Resources/openapi.json",
+            ])
         #expect(try ManifestEditor.featureModules(in: plan.edits[0].contents).contains("InventoryModule"))
         #expect(try RegistryEditor.registeredModules(in: plan.edits[1].contents).contains("InventoryModule"))
+        let document = try JSONSerialization.jsonObject(with: Data(plan.edits[2].contents.utf8)) as? [String: Any]
+        let paths = try #require(document?["paths"] as? [String: Any])
+        #expect(paths["/v1/inventory/items/{id}"] != nil)
+        #expect(paths.count == 11)
+    }
+
+    @Test
+    func anExampleRouteAlreadyDocumentedIsAClash() throws {
+        let document = try OpenAPIEditor.adding(Self.inventory, to: Repository.openAPIDocument)
+        #expect(throws: ScaffoldingError.self) {
+            try OpenAPIEditor.adding(Self.inventory, to: document)
+        }
     }
 
     @Test(arguments: [
-        ("User", RepositorySnapshot(manifest: Repository.manifest, registry: Repository.registry), "UserModule"),
+        (
+            "User",
+            RepositorySnapshot(
+                manifest: Repository.manifest, registry: Repository.registry,
+                openAPIDocument: Repository.openAPIDocument), "UserModule"
+        ),
         (
             "ServiceCore",
             RepositorySnapshot(
                 manifest: Repository.manifest.replacingOccurrences(
                     of: "\"ServiceCore\"", with: "\"ServiceCoreModule\""),
-                registry: Repository.registry
+                registry: Repository.registry, openAPIDocument: Repository.openAPIDocument
             ),
             "ServiceCoreModule already exists"
         ),
@@ -31,7 +53,7 @@ struct ScaffoldPlanTests {
             "Inventory",
             RepositorySnapshot(
                 manifest: Repository.manifest,
-                registry: Repository.registry,
+                registry: Repository.registry, openAPIDocument: Repository.openAPIDocument,
                 existingPaths: ["Modules/InventoryModule"]
             ),
             "Modules/InventoryModule already exists"
@@ -40,7 +62,7 @@ struct ScaffoldPlanTests {
             "Inventory",
             RepositorySnapshot(
                 manifest: Repository.manifest,
-                registry: Repository.registry,
+                registry: Repository.registry, openAPIDocument: Repository.openAPIDocument,
                 existingPaths: ["Tests/InventoryModuleTests"]
             ),
             "Tests/InventoryModuleTests already exists"
@@ -49,7 +71,7 @@ struct ScaffoldPlanTests {
             "Service",
             RepositorySnapshot(
                 manifest: Repository.manifest,
-                registry: Repository.registry,
+                registry: Repository.registry, openAPIDocument: Repository.openAPIDocument,
                 publicTypeNames: ["ServiceClient"]
             ),
             "ServiceClient"
@@ -58,7 +80,8 @@ struct ScaffoldPlanTests {
             "Inventory",
             RepositorySnapshot(
                 manifest: Repository.manifest,
-                registry: Repository.registry.replacingOccurrences(of: "UserModule", with: "InventoryModule")
+                registry: Repository.registry.replacingOccurrences(of: "UserModule", with: "InventoryModule"),
+                openAPIDocument: Repository.openAPIDocument
             ),
             "already registered"
         ),

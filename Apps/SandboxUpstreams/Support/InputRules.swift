@@ -58,25 +58,29 @@ enum InputRules {
         return value
     }
 
-    /// A post's text: something besides white space, at most 500 characters, no control
+    /// A post's text: something besides white space, at most 500 Unicode scalars, no control
     /// characters but line feed, carriage return and tab.
     static func postText(_ text: String) throws(Problem) {
         guard text.contains(where: { !$0.isWhitespace }) else {
             throw Problem(.invalidRequest, "text must not be empty or only white space")
         }
-        guard text.count <= maximumTextLength else {
-            throw Problem(.invalidRequest, "text must be at most \(maximumTextLength) characters, got \(text.count)")
+        guard text.unicodeScalars.count <= maximumTextLength else {
+            throw Problem(
+                .invalidRequest,
+                "text must be at most \(maximumTextLength) characters, got \(text.unicodeScalars.count)")
         }
         guard !hasControlCharacters(text, allowing: ["\n", "\r", "\t"]) else {
             throw Problem(.invalidRequest, "text must not contain control characters other than line breaks and tabs")
         }
     }
 
-    /// A memo: 1-140 characters without control characters.
+    /// A memo: 1-140 Unicode scalars without control characters.
     static func memo(_ memo: String) throws(Problem) {
         guard !memo.isEmpty else { throw Problem(.invalidRequest, "memo must not be empty; leave it out instead") }
-        guard memo.count <= maximumMemoLength else {
-            throw Problem(.invalidRequest, "memo must be at most \(maximumMemoLength) characters, got \(memo.count)")
+        guard memo.unicodeScalars.count <= maximumMemoLength else {
+            throw Problem(
+                .invalidRequest,
+                "memo must be at most \(maximumMemoLength) characters, got \(memo.unicodeScalars.count)")
         }
         guard !hasControlCharacters(memo) else {
             throw Problem(.invalidRequest, "memo must not contain control characters")

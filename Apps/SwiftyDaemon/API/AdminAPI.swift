@@ -1,9 +1,11 @@
+import Foundation
 import HTTPServer
 import HTTPTypes
 import ServiceCore
 
 /// The admin endpoints: `/livez` (the process answers), `/readyz` (503 while starting,
-/// draining, or while the app server is at its global connection limit), `/metrics` (Prometheus text format 0.0.4).
+/// draining, or while the app server is at its global connection limit), `/metrics` (Prometheus text format 0.0.4),
+/// `/openapi.json` (the app API's OpenAPI 3.1 document).
 struct AdminAPI {
     let readiness: Readiness
     let metrics: Metrics
@@ -25,6 +27,10 @@ struct AdminAPI {
             var response = ServerResponse.text(metrics.render())
             response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
             return response
+        }
+        router.add("GET", "/openapi.json") { _, _ in
+            ServerResponse(
+                status: 200, headers: ["Content-Type": "application/json"], body: Data(PackageResources.openapi_json))
         }
         return router
     }

@@ -31,8 +31,17 @@ struct AppAPI: Sendable {
 
     /// Every group's routes, in registry order.
     func makeRouter() -> Router {
+        makeRoutes().router
+    }
+
+    /// The method and pattern of every route, in registry order.
+    var declaredRoutes: [(method: String, pattern: String)] {
+        makeRoutes().declared
+    }
+
+    private func makeRoutes() -> AppRoutes {
         var routes = AppRoutes(authenticator: authenticator)
         for group in groups { group.addRoutes(to: &routes) }
-        return routes.router
+        return routes
     }
 }

@@ -36,7 +36,9 @@ struct CreatePostBody: Decodable, Sendable {
         try StrictKeys.check(decoder, allowed: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         text = try container.decode(String.self, forKey: .text)
-        attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
+        // Absent means none; `null` is refused like any other value of the wrong type.
+        attachments =
+            container.contains(.attachments) ? try container.decode([Attachment].self, forKey: .attachments) : []
     }
 }
 
@@ -56,7 +58,7 @@ struct CreatePaymentBody: Decodable, Sendable {
         payee = try container.decode(String.self, forKey: .payee)
         amountMinor = try container.decode(Int64.self, forKey: .amountMinor)
         currency = try container.decode(String.self, forKey: .currency)
-        memo = try container.decodeIfPresent(String.self, forKey: .memo)
+        memo = container.contains(.memo) ? try container.decode(String.self, forKey: .memo) : nil
     }
 }
 
@@ -66,8 +68,7 @@ enum AppBody {
         guard !request.body.isEmpty else {
             return .failure(AppProblemResponse(problem: AppProblem(400, "The request needs a JSON body.")))
         }
-        let contentType = request.headers["content-type"]?.lowercased() ?? ""
-        guard contentType.hasPrefix("application/json") else {
+        guard isJSON(request.headers["content-type"]) else {
             return .failure(AppProblemResponse(problem: AppProblem(415, "The body must be application/json.")))
         }
         do {
@@ -75,9 +76,21 @@ enum AppBody {
         } catch let error as DecodingError where !Self.isMalformedJSON(error) {
             let reason = KeyPathDecoding.explain(error)
             return .failure(AppProblemResponse(problem: AppProblem(400, "The JSON body is not valid: \(reason).")))
+        } catch DecodingError.dataCorrupted(let context) {
+            // The scanner's reason and offset (a duplicate member is named), never the body itself.
+            let reason = context.debugDescription.replacingOccurrences(of: "not valid JSON: ", with: "")
+            return .failure(AppProblemResponse(problem: AppProblem(400, "The body is not valid JSON: \(reason).")))
         } catch {
             return .failure(AppProblemResponse(problem: AppProblem(400, "The body is not valid JSON.")))
         }
+    }
+
+    /// Whether `contentType` is `application/json`, in any case, with or without parameters
+    /// (`; charset=utf-8`); `application/jsonx` or `application/json-seq` is not.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        return mediaType.lowercased() == "application/json"
     }
 
     /// Whether the decoder failed on the JSON text itself rather than on a value in it.

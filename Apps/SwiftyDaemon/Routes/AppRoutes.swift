@@ -12,6 +12,8 @@ struct AppRoutes {
     let authenticator: Authenticator
     /// The routes added so far.
     private(set) var router = Router()
+    /// The method and pattern of every route added, in order (checked against the OpenAPI document).
+    private(set) var declared: [(method: String, pattern: String)] = []
 
     init(authenticator: Authenticator) {
         self.authenticator = authenticator
@@ -20,6 +22,7 @@ struct AppRoutes {
     /// Adds an authenticated route.
     mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         let authenticator = self.authenticator
+        declared.append((method, pattern))
         router.add(method, pattern) { request, parameters in
             RequestTrace.current?.matched(pattern)
             switch await authenticator.authenticate(request) {

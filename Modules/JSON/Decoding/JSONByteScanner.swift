@@ -22,10 +22,14 @@ struct JSONByteScanner {
         let reason: StaticString
         /// The offset of the byte where it was found.
         let offset: Int
+        /// The member name, for a duplicate (as written, escapes left as they are, at most 64 bytes).
+        var member: String? = nil
 
         /// The error as a decoder reports it.
         var decodingError: DecodingError {
-            .dataCorrupted(.init(codingPath: [], debugDescription: "not valid JSON: \(reason) at byte \(offset)"))
+            let name = member.map { " \"\($0)\"" } ?? ""
+            return .dataCorrupted(
+                .init(codingPath: [], debugDescription: "not valid JSON: \(reason)\(name) at byte \(offset)"))
         }
     }
 
@@ -364,6 +368,14 @@ struct JSONByteScanner {
         return memcmp(bytes + Int(one.start), bytes + Int(other.start), count) == 0
     }
 
+    /// The error for the member name at `key`, which repeats an earlier one.
+    private func duplicate(_ key: Int) -> SyntaxError {
+        let entry = entries[key]
+        let count = min(Int(entry.end - entry.start), 64)
+        let name = String(decoding: UnsafeBufferPointer(start: bytes + Int(entry.start), count: count), as: UTF8.self)
+        return SyntaxError(reason: "duplicate member name", offset: Int(entry.start), member: name)
+    }
+
     private mutating func checkDuplicateKeys(object: Int, count: Int) throws(SyntaxError) {
         if count <= Self.pairwiseLimit {
             var key = object + 1
@@ -371,7 +383,7 @@ struct JSONByteScanner {
                 var other = next(after: key + 1)
                 while other < Int(entries[object].end) {
                     if keysEqual(key, other) {
-                        throw SyntaxError(reason: "duplicate member name", offset: Int(entries[other].start))
+                        throw duplicate(other)
                     }
                     other = next(after: other + 1)
                 }
@@ -392,7 +404,7 @@ struct JSONByteScanner {
             while earlier >= 0, keyScratch[earlier].hash == keyScratch[offset].hash {
                 if keysEqual(keyScratch[earlier].index, keyScratch[offset].index) {
                     let later = Swift.max(keyScratch[earlier].index, keyScratch[offset].index)
-                    throw SyntaxError(reason: "duplicate member name", offset: Int(entries[later].start))
+                    throw duplicate(later)
                 }
                 earlier -= 1
             }

@@ -14,6 +14,11 @@ enum Repository {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     }
 
+    /// The repository's own OpenAPI document.
+    static var openAPIDocument: String {
+        (try? text("Apps/SwiftyDaemon/Resources/openapi.json")) ?? ""
+    }
+
     /// A manifest in the shape `new-module` edits.
     static let manifest = """
         // swift-tools-version:6.1
@@ -57,14 +62,15 @@ enum Repository {
 
         """
 
-    /// A fresh temporary directory holding a minimal repository: the manifest, the registry and
-    /// one public type under `Modules/`.
+    /// A fresh temporary directory holding a minimal repository: the manifest, the registry, the
+    /// OpenAPI document and one public type under `Modules/`.
     static func makeMinimal() throws -> URL {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("new-module-tests-\(UUID().uuidString)", isDirectory: true)
         let files = [
             "Package.swift": manifest,
             "Apps/SwiftyDaemon/FeatureModuleRegistry.swift": registry,
+            "Apps/SwiftyDaemon/Resources/openapi.json": openAPIDocument,
             "Modules/ServiceCore/ServiceClient.swift": "public struct ServiceClient<S: Service>: Sendable {}\n",
         ]
         for (path, text) in files {

@@ -6,26 +6,32 @@ public struct RepositorySnapshot: Sendable, Equatable {
     public var manifest: String
     /// The text of the feature-module registry.
     public var registry: String
+    /// The text of the app API's OpenAPI document.
+    public var openAPIDocument: String
     /// The paths (relative to the root) that already exist among those the generator would create.
     public var existingPaths: Set<String>
     /// The public type names declared by the repository's `Modules/` targets.
     public var publicTypeNames: Set<String>
 
     /// Creates a snapshot from its parts (tests build them from strings).
-    public init(manifest: String, registry: String, existingPaths: Set<String> = [], publicTypeNames: Set<String> = [])
-    {
+    public init(
+        manifest: String, registry: String, openAPIDocument: String, existingPaths: Set<String> = [],
+        publicTypeNames: Set<String> = []
+    ) {
         self.manifest = manifest
         self.registry = registry
+        self.openAPIDocument = openAPIDocument
         self.existingPaths = existingPaths
         self.publicTypeNames = publicTypeNames
     }
 
     /// Reads a repository for `spec`.
-    /// - Throws: ``ScaffoldingError`` with code `repository` when `Package.swift` or the registry
-    ///   cannot be read.
+    /// - Throws: ``ScaffoldingError`` with code `repository` when `Package.swift`, the registry or
+    ///   the OpenAPI document cannot be read.
     public static func read(root: URL, for spec: ModuleSpec) throws(ScaffoldingError) -> RepositorySnapshot {
         let manifest = try text(of: "Package.swift", in: root)
         let registry = try text(of: RegistryEditor.path, in: root)
+        let openAPIDocument = try text(of: OpenAPIEditor.path, in: root)
         let candidates =
             [spec.moduleDirectory, spec.testDirectory]
             + ModuleTemplate.files(for: spec).map(\.path)
@@ -35,6 +41,7 @@ public struct RepositorySnapshot: Sendable, Equatable {
         return RepositorySnapshot(
             manifest: manifest,
             registry: registry,
+            openAPIDocument: openAPIDocument,
             existingPaths: Set(existing),
             publicTypeNames: publicTypes(under: root.appendingPathComponent("Modules"))
         )

@@ -2,7 +2,7 @@
 public struct ScaffoldPlan: Sendable, Equatable {
     /// Files to create; none exists yet.
     public var newFiles: [GeneratedFile]
-    /// Existing files to replace with new contents (`Package.swift` and the registry).
+    /// Existing files to replace with new contents (`Package.swift`, the registry and the OpenAPI document).
     public var edits: [GeneratedFile]
 
     /// Creates a plan.
@@ -13,8 +13,8 @@ public struct ScaffoldPlan: Sendable, Equatable {
 
     /// Checks `spec` against a repository and plans the new module.
     /// - Throws: ``ScaffoldingError`` with code `nameClash` when the module, its test target, a
-    ///   directory or one of its public types already exists, or `repository` when the manifest or
-    ///   registry is not in the expected shape. Nothing has been written when it throws.
+    ///   directory or one of its public types already exists, or `repository` when the manifest,
+    ///   registry or OpenAPI document is not in the expected shape. Nothing has been written when it throws.
     public static func make(for spec: ModuleSpec, in repository: RepositorySnapshot) throws(ScaffoldingError)
         -> ScaffoldPlan
     {
@@ -35,11 +35,13 @@ public struct ScaffoldPlan: Sendable, Equatable {
         }
         let manifest = try ManifestEditor.addingFeatureModule(spec.moduleName, to: repository.manifest)
         let registry = try RegistryEditor.registering(spec, in: repository.registry)
+        let openAPIDocument = try OpenAPIEditor.adding(spec, to: repository.openAPIDocument)
         return ScaffoldPlan(
             newFiles: ModuleTemplate.files(for: spec),
             edits: [
                 GeneratedFile(path: "Package.swift", contents: manifest),
                 GeneratedFile(path: RegistryEditor.path, contents: registry),
+                GeneratedFile(path: OpenAPIEditor.path, contents: openAPIDocument),
             ]
         )
     }
