@@ -42,6 +42,7 @@ struct HomeFailureTests {
         try sandbox.setFaults(FaultSettings(errorRate: 1))
         let home = try await app.get("/v1/home")
         #expect(home.status == 503)
+        #expect(home.json?["code"] as? String == "upstream_unavailable")
         #expect(home.headers["Retry-After"] != nil)
         #expect(home.headers["Content-Type"] == "application/problem+json")
         #expect(home.json?["modules"] as? String == "UserModule,FeedModule,PaymentModule")
@@ -55,6 +56,7 @@ struct HomeFailureTests {
         try sandbox.setFaults(FaultSettings(latency: .milliseconds(1500)))
         let home = try await app.get("/v1/home")
         #expect(home.status == 504)
+        #expect(home.json?["code"] as? String == "deadline_exceeded")
         #expect(home.headers["Retry-After"] == nil)
         #expect(home.json?["modules"] as? String == "UserModule,FeedModule,PaymentModule")
         // One part unavailable, two too slow: unavailable is the most telling.

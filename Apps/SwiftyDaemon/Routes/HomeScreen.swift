@@ -62,13 +62,18 @@ struct HomeScreen: Encodable {
 
     /// The answer when every part failed: the most telling status of the parts' (503 when any
     /// domain is unavailable or refused by a limit, then 504 for a timeout, then 502 for a bad
-    /// answer, else the first part's), with `Retry-After` on a 503, naming every module.
+    /// answer, else the first part's), with `Retry-After` on a 503, naming every module; its
+    /// `code` is the chosen part's, else `upstream_unavailable`, `deadline_exceeded` or
+    /// `upstream_bad_answer`.
     func allFailedProblem() -> AppProblemResponse {
         let statuses = failures.map(\.problem.status)
         let status = [503, 504, 502].first { statuses.contains($0) } ?? statuses.first ?? 502
         let named = failures.map { "\($0.problem.module ?? "an upstream") (\($0.problem.status))" }
         var problem = AppProblem(
             status, "No part of the home screen could be served: \(named.joined(separator: ", ")).")
+        let chosen = failures.first { $0.problem.status == status }?.problem.details.code
+        problem.details.code =
+            chosen ?? [503: "upstream_unavailable", 504: "deadline_exceeded"][status] ?? "upstream_bad_answer"
         let modules = failures.compactMap(\.problem.module)
         problem.details.extensions.append(.init(name: "modules", value: modules.joined(separator: ",")))
         var headers: [(String, String)] = []
