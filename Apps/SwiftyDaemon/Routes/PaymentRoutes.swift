@@ -17,7 +17,7 @@ struct PaymentRoutes: AppRouteGroup {
         routes.add("GET", "/v1/wallet") { call in
             AppAnswer.json(try await payments.wallet(user: call.user))
         }
-        routes.add("POST", "/v1/payments") { call in
+        routes.add("POST", "/v1/payments", class: .payments) { call in
             guard let key = call.request.headers["idempotency-key"], !key.isEmpty else {
                 throw AppProblemResponse(
                     problem: AppProblem(
