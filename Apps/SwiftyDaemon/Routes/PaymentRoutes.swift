@@ -18,11 +18,13 @@ struct PaymentRoutes: AppRouteGroup {
             AppAnswer.json(try await payments.wallet(user: call.user))
         }
         routes.add("POST", "/v1/payments", class: .payments) { call in
-            guard let key = call.request.headers["idempotency-key"], !key.isEmpty else {
-                throw AppProblemResponse(
-                    problem: AppProblem(
-                        400, "POST /v1/payments needs an Idempotency-Key header; reuse it when retrying.")
-                )
+            guard let key = call.request.headers["idempotency-key"], ScopedIdempotencyKey.isValid(key) else {
+                var problem = AppProblem(
+                    400,
+                    "POST /v1/payments needs an Idempotency-Key header of 1-255 visible ASCII characters; "
+                        + "reuse it when retrying.")
+                problem.details.code = "idempotency_key_missing"
+                throw AppProblemResponse(problem: problem)
             }
             let body = try AppBody.decode(CreatePaymentBody.self, from: call.request).get()
             let charge = try await payments.createCharge(
@@ -30,7 +32,8 @@ struct PaymentRoutes: AppRouteGroup {
                 payee: body.payee,
                 amount: Money(amountMinor: body.amountMinor, currency: CurrencyCode(body.currency)),
                 memo: body.memo,
-                idempotencyKey: key
+                // Bound to the caller: another user's identical key is another key upstream.
+                idempotencyKey: ScopedIdempotencyKey.upstream(user: call.user, clientKey: key)
             )
             return AppAnswer.json(201, charge)
         }
