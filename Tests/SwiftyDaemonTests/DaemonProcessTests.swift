@@ -167,7 +167,11 @@ struct DaemonProcessTests {
     }
 
     @Test func badInputIsA4xxProblemNeverA500() async throws {
-        let daemon = try await DaemonProcess.start()
+        // More payment requests than the default per-user rate limit allows in a second.
+        let daemon = try await DaemonProcess.start(
+            arguments: [
+                "--config", try DaemonProcess.configurationFile(#"{"rateLimits": {"payments": {"perUser": null}}}"#),
+            ])
         let app = AppClient(baseURL: daemon.baseURL)
         let key: HTTPHeaders = ["Idempotency-Key": "bad-input"]
         let cases: [(HTTPMethod, String, HTTPHeaders, String?, Int)] = [
@@ -197,7 +201,7 @@ struct DaemonProcessTests {
         }
         // The detail says what is wrong, in the wording every decoding error in the project uses.
         let details: [(String, String)] = [
-            ("{not json", "The body is not valid JSON."),
+            ("{not json", "The body is not valid JSON: expected a key at byte 1."),
             (
                 #"{"payee": "bob", "amountMinor": "ten", "currency": "EUR"}"#,
                 #"The JSON body is not valid: expected Int64 at "amountMinor"."#

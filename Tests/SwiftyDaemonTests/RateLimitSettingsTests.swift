@@ -49,3 +49,13 @@ struct RateLimitSettingsTests {
         #expect(settings.problems.contains { $0.hasPrefix("rateLimits.storeCapacity") })
     }
 }
+
+extension RateLimitSettingsTests {
+    @Test func settingsReadBackAsWritten() throws {
+        var settings = RateLimitSettings()
+        settings.reads.perAddress = RateLimitPolicy(name: "reads-address", quota: 50, window: .seconds(3))
+        settings.storeCapacity = 1_000
+        let text = try StreamingJSONEncoder().encode(settings)
+        #expect(try StreamingJSONDecoder().decode(RateLimitSettings.self, from: text) == settings)
+    }
+}

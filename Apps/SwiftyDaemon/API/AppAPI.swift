@@ -11,14 +11,25 @@ struct AppAPI: Sendable {
 
     let authenticator: Authenticator
     let groups: [any AppRouteGroup]
+    /// Counts requests against the configured rate limits; `nil` for none.
+    let rateLimiter: RateLimiter?
+    /// The proxies whose `Forwarded` / `X-Forwarded-For` give the client's address.
+    let trustedProxies: Set<String>
 
     /// Makes the authenticator and the route groups from the module clients.
     /// - Parameters:
     ///   - modules: Makes each module's client from its binding.
     ///   - tokenCache: Where introspected bearer tokens are cached.
     ///   - tokenTTL: How long an active token is trusted without asking again, in seconds.
+    ///   - rateLimiter: Counts requests against the rate limits; `nil` for none.
+    ///   - trustedProxies: The proxies whose forwarding fields give the client's address.
     /// - Throws: ``ConfigurationProblems`` when a routed module cannot be bound.
-    init(modules: ModuleClientFactory, tokenCache: any TokenCache, tokenTTL: TimeInterval) throws {
+    init(
+        modules: ModuleClientFactory, tokenCache: any TokenCache, tokenTTL: TimeInterval,
+        rateLimiter: RateLimiter? = nil, trustedProxies: Set<String> = []
+    ) throws {
+        self.rateLimiter = rateLimiter
+        self.trustedProxies = trustedProxies
         authenticator = Authenticator(
             users: UserClient(try modules.client(UserService.self, Self.authenticationModule.name)),
             cache: tokenCache,
@@ -40,7 +51,7 @@ struct AppAPI: Sendable {
     }
 
     private func makeRoutes() -> AppRoutes {
-        var routes = AppRoutes(authenticator: authenticator)
+        var routes = AppRoutes(authenticator: authenticator, rateLimiter: rateLimiter, trustedProxies: trustedProxies)
         for group in groups { group.addRoutes(to: &routes) }
         return routes
     }

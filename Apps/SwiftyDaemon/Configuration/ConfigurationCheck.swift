@@ -5,7 +5,7 @@ import ServiceCore
 /// first: `swiftyd --check-config` prints them all.
 enum ConfigurationCheck {
     static func problems(in configuration: DaemonConfiguration, environment: [String: String]) -> [String] {
-        var problems: [String] = []
+        var problems: [String] = configuration.rateLimits.problems
         if configuration.host.isEmpty { problems.append("host must not be empty") }
         if configuration.adminHost.isEmpty { problems.append("adminHost must not be empty") }
         if !(0...65535).contains(configuration.port) { problems.append("port \(configuration.port) is not 0-65535") }

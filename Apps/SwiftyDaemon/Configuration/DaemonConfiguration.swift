@@ -162,6 +162,8 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
     public var sandbox = Sandbox()
     /// Per-module bindings, by module name (`UserModule`, ...).
     public var modules: [String: ModuleSettings] = [:]
+    /// The app routes' rate limits (``RateLimitSettings``); payments per user by default.
+    var rateLimits = RateLimitSettings()
 
     /// Creates the defaults.
     public init() {}
@@ -170,7 +172,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         case mode, host, port, adminHost, adminPort, threads, maxBodyBytes, maxHeaderBytes, drainSeconds
         case drainDelaySeconds
         case tokenCacheSeconds, trustedProxies
-        case logging, sandbox, modules
+        case logging, sandbox, modules, rateLimits
     }
 
     /// Decodes a configuration file: absent fields keep their defaults; unknown fields are
@@ -198,6 +200,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         logging = try container.decodeIfPresent(Logging.self, forKey: .logging) ?? defaults.logging
         sandbox = try container.decodeIfPresent(Sandbox.self, forKey: .sandbox) ?? defaults.sandbox
         modules = try container.decodeIfPresent([String: ModuleSettings].self, forKey: .modules) ?? [:]
+        rateLimits = try container.decodeIfPresent(RateLimitSettings.self, forKey: .rateLimits) ?? defaults.rateLimits
     }
 }
 

@@ -132,7 +132,11 @@ public final class Daemon: Sendable {
             let api = try AppAPI(
                 modules: modules,
                 tokenCache: overrides.tokenCache ?? InMemoryTokenCache(),
-                tokenTTL: configuration.tokenCacheSeconds
+                tokenTTL: configuration.tokenCacheSeconds,
+                rateLimiter: RateLimiter(
+                    settings: configuration.rateLimits,
+                    store: InMemoryRateLimitStore(capacity: configuration.rateLimits.storeCapacity)),
+                trustedProxies: Set(configuration.trustedProxies)
             )
             var accessLog = Logger(label: "swiftyd.access")
             accessLog.logLevel = logger.logLevel

@@ -73,3 +73,28 @@ extension RateLimitSettings: Decodable {
         }
     }
 }
+
+/// Written in the shape it is read in, every class and limit explicit (`null` for none).
+extension RateLimitSettings: Encodable {
+    private enum EncodingKeys: String, CodingKey { case reads, writes, payments, storeCapacity }
+    private enum LimitKeys: String, CodingKey { case perUser, perAddress, quota, windowSeconds }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EncodingKeys.self)
+        for (key, routeClass) in [(EncodingKeys.reads, RouteClass.reads), (.writes, .writes), (.payments, .payments)] {
+            var limits = container.nestedContainer(keyedBy: LimitKeys.self, forKey: key)
+            for (limitKey, policy) in [
+                (LimitKeys.perUser, self[routeClass].perUser), (.perAddress, self[routeClass].perAddress),
+            ] {
+                guard let policy else {
+                    try limits.encodeNil(forKey: limitKey)
+                    continue
+                }
+                var limit = limits.nestedContainer(keyedBy: LimitKeys.self, forKey: limitKey)
+                try limit.encode(policy.quota, forKey: .quota)
+                try limit.encode(policy.window.components.seconds, forKey: .windowSeconds)
+            }
+        }
+        try container.encode(storeCapacity, forKey: .storeCapacity)
+    }
+}

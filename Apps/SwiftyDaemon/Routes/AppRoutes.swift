@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTypes
 
 /// The app API's routes as the route groups add them: every route names its pattern in the
 /// request's trace (for metrics and the access log), authenticates the caller, and turns a
@@ -15,27 +16,62 @@ struct AppRoutes {
     /// The method and pattern of every route added, in order (checked against the OpenAPI document).
     private(set) var declared: [(method: String, pattern: String)] = []
 
-    init(authenticator: Authenticator) {
+    /// Counts requests against the configured rate limits; `nil` for none.
+    let rateLimiter: RateLimiter?
+    /// The proxies whose `Forwarded` / `X-Forwarded-For` give the client's address (``ClientAddress``).
+    let trustedProxies: Set<String>
+
+    init(authenticator: Authenticator, rateLimiter: RateLimiter? = nil, trustedProxies: Set<String> = []) {
         self.authenticator = authenticator
+        self.rateLimiter = rateLimiter
+        self.trustedProxies = trustedProxies
     }
 
     /// Adds an authenticated route.
-    mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+    /// - Parameters:
+    ///   - routeClass: The class its rate limits are counted in; by default reads for `GET` and
+    ///     `HEAD`, writes for the rest.
+    mutating func add(
+        _ method: String, _ pattern: String, class routeClass: RouteClass? = nil, _ handler: @escaping Handler
+    ) {
         let authenticator = self.authenticator
+        let routeClass = routeClass ?? RouteClass.of(method: method)
+        // No limiter at all on the path of a class without limits.
+        let limiter = rateLimiter.flatMap { $0.limits(routeClass) ? $0 : nil }
+        let trustedProxies = self.trustedProxies
         declared.append((method, pattern))
         router.add(method, pattern) { request, parameters in
             RequestTrace.current?.matched(pattern)
+            var fields: [(String, String)] = []
+            if let limiter {
+                // Before the token is checked, so that a flood of made-up tokens is limited too.
+                let address = ClientAddress.resolve(
+                    peer: request.remoteAddress, headers: request.headers, trusted: trustedProxies)
+                switch await limiter.check(routeClass, address: address) {
+                case .refused(let refusal): return refusal.response
+                case .allowed(let given): fields += given
+                }
+            }
             switch await authenticator.authenticate(request) {
             case .failure(let problem):
                 return problem.response
             case .success(let user):
-                do {
-                    return try await handler(AppCall(request: request, parameters: parameters, user: user))
-                } catch let problem as AppProblemResponse {
-                    return problem.response
-                } catch {
-                    return AppProblem.forUpstream(error).response
+                if let limiter {
+                    switch await limiter.check(routeClass, user: user) {
+                    case .refused(let refusal): return refusal.response
+                    case .allowed(let given): fields += given
+                    }
                 }
+                var response: ServerResponse
+                do {
+                    response = try await handler(AppCall(request: request, parameters: parameters, user: user))
+                } catch let problem as AppProblemResponse {
+                    response = problem.response
+                } catch {
+                    response = AppProblem.forUpstream(error).response
+                }
+                for (name, value) in fields { response.headers.add(name: name, value: value) }
+                return response
             }
         }
     }

@@ -18,12 +18,14 @@ struct PaymentRoutes: AppRouteGroup {
         routes.add("GET", "/v1/wallet") { call in
             AppAnswer.json(try await payments.wallet(user: call.user))
         }
-        routes.add("POST", "/v1/payments") { call in
-            guard let key = call.request.headers["idempotency-key"], !key.isEmpty else {
-                throw AppProblemResponse(
-                    problem: AppProblem(
-                        400, "POST /v1/payments needs an Idempotency-Key header; reuse it when retrying.")
-                )
+        routes.add("POST", "/v1/payments", class: .payments) { call in
+            guard let key = call.request.headers["idempotency-key"], ScopedIdempotencyKey.isValid(key) else {
+                var problem = AppProblem(
+                    400,
+                    "POST /v1/payments needs an Idempotency-Key header of 1-255 visible ASCII characters; "
+                        + "reuse it when retrying.")
+                problem.details.code = "idempotency_key_missing"
+                throw AppProblemResponse(problem: problem)
             }
             let body = try AppBody.decode(CreatePaymentBody.self, from: call.request).get()
             let client = payments.serviceClient
@@ -35,7 +37,8 @@ struct PaymentRoutes: AppRouteGroup {
                         payee: body.payee,
                         amount: Money(amountMinor: body.amountMinor, currency: CurrencyCode(body.currency)),
                         memo: body.memo,
-                        idempotencyKey: key
+                        // Bound to the caller: another user's identical key is another key upstream.
+                        idempotencyKey: ScopedIdempotencyKey.upstream(user: call.user, clientKey: key)
                     )
                 )
             } catch let error where UnknownOutcome.isUnknown(error) {

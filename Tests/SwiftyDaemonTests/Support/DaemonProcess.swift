@@ -54,6 +54,13 @@ final class DaemonProcess: Sendable {
         throw DaemonProcessError(message: "swiftyd did not print its banner; output:\n\(child.standardOutput)")
     }
 
+    /// Writes `json` to a fresh temporary file and returns its path, for `--config`.
+    static func configurationFile(_ json: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftyd-\(UUID()).json")
+        try Data(json.utf8).write(to: url)
+        return url.path
+    }
+
     private init(child: ChildProcess, port: Int, adminPort: Int) {
         self.child = child
         self.port = port
