@@ -28,10 +28,13 @@ struct CredentialRefreshDaemonTests {
         }
     }
 
-    static func start(lifetime: Duration = .seconds(120), renewBeforeSeconds: Double = 0) async throws -> Setup {
-        let secret = "feed-client-\(UUID().uuidString)"
+    static func start(
+        lifetime: Duration = .seconds(120), renewBeforeSeconds: Double = 0, secret: String = "feed-\(UUID())",
+        log: InMemoryLogHandler? = nil
+    ) async throws -> Setup {
         var settings = SandboxUpstreams.Configuration()
-        settings.logger.logLevel = .critical
+        settings.logger = Logger(label: "sandbox", handler: log ?? InMemoryLogHandler())
+        settings.logger.logLevel = log == nil ? .critical : .debug
         settings.tokenClients = [clientID: secret]
         settings.accessTokenLifetime = lifetime
         settings.accessTokenRequired = [.feed]
@@ -53,7 +56,9 @@ struct CredentialRefreshDaemonTests {
             tokenURL: sandbox.tokenURLString, clientID: clientID, clientSecretFile: secretFile.path,
             renewBeforeSeconds: renewBeforeSeconds)
         do {
-            let daemon = try await UpstreamFailureTests.start(configuration)
+            var logger = Logger(label: "test", handler: log ?? InMemoryLogHandler())
+            logger.logLevel = log == nil ? .critical : .debug
+            let daemon = try await Daemon.start(configuration: configuration, environment: [:], logger: logger)
             return Setup(
                 sandbox: sandbox, daemon: daemon, app: AppClient(baseURL: "http://127.0.0.1:\(daemon.port)"),
                 directory: directory)
@@ -122,6 +127,31 @@ struct CredentialRefreshDaemonTests {
         try setup.sandbox.setTokenEndpointFaults(.none)
         #expect(try await setup.app.get("/v1/feed").status == 200)
         await setup.stop()
+    }
+
+    /// Neither the client secret nor an access token reaches a log line (debug included) or an
+    /// answer, in any spelling, whether the token endpoint works or fails.
+    @Test func noSecretOrTokenReachesTheLogOrAnAnswer() async throws {
+        let log = InMemoryLogHandler()
+        let secret = "client-secret-\(UUID())"
+        let setup = try await Self.start(secret: secret, log: log)
+        var answers: [String] = []
+        answers.append(try await setup.app.get("/v1/feed").text)
+        setup.sandbox.revokeAccessTokens()
+        answers.append(try await setup.app.get("/v1/home").text)
+        try setup.sandbox.setTokenEndpointFaults(FaultSettings(errorRate: 1))
+        setup.sandbox.revokeAccessTokens()
+        answers.append(try await setup.app.get("/v1/feed").text)
+        await setup.stop()
+        #expect(setup.sandbox.tokenCounts.issued == 2)
+        let output = log.renderedLines.joined(separator: "\n")
+        #expect(output.contains("\"level\":\"debug\""), "debug lines were written")
+        let basic = Data("\(Self.clientID):\(secret)".utf8).base64EncodedString()
+        // Issued tokens start with `sbx_`; the secret is checked raw, in the Basic field, and encoded.
+        for spelling in [secret, String(basic.prefix(24)), Data(secret.utf8).base64EncodedString(), "sbx_"] {
+            #expect(!output.contains(spelling), "\(spelling) in the log")
+            #expect(!answers.contains { $0.contains(spelling) }, "\(spelling) in an answer")
+        }
     }
 
     @Test func credentialSettingsAreValidatedAndSecretsRead() throws {
