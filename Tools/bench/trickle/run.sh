@@ -6,7 +6,7 @@
 #
 # swiftyd (sandbox mode, default limits: 256 connections per address, the whole head within its
 # deadline) runs on SERVER_CORE; trickle.py on CLIENT_CORE opens CONNECTIONS connections from
-# 127.0.0.1 that send their heads one byte every 200 ms (reconnecting when closed) and, meanwhile,
+# 127.0.0.1 that send their heads one byte every 200 ms (reconnecting 1 s after a close) and, meanwhile,
 # times REQUESTS requests of a normal client from 127.0.0.2 (GET /v1/users/bob with a token, a
 # new connection each, connect to last byte). Each round also times the same client with no
 # trickling first. Target: the client's p99 under the trickle < 100 ms. Figures go to

@@ -5,7 +5,7 @@
                [--token sandbox-alice]
 
 Opens CONNECTIONS connections to 127.0.0.1:PORT from 127.0.0.1, each sending its request head one
-byte every 200 ms (and reconnecting, after 100 ms, when the server closes it); once they are
+byte every 200 ms (and reconnecting, 1 s after the server closes it); once they are
 open, a normal client from 127.0.0.2 sends REQUESTS requests, one a new connection, 20 ms apart,
 and times each from connect to the last byte of the answer. Prints one line of figures:
 
@@ -71,7 +71,7 @@ def trickler(port, count, stop, stats):
                 sel.unregister(s)
                 s.close()
                 del conns[s]
-                pending_reopen.append(time.monotonic() + 0.1)
+                pending_reopen.append(time.monotonic() + 1.0)
     stats["open"] = len(conns)
     for s in list(conns):
         s.close()
