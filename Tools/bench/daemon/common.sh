@@ -271,3 +271,11 @@ start_nginx() {
     echo "nginx in $1 did not answer $2: $(cat "$1/logs/start.err" "$1/logs/error.log")" >&2
     return 1
 }
+
+# The least share of PROXY_CORE any round of ROUNDS_A and ROUNDS_B used (requests/s times the
+# CPU per request of front and upstreams): a round well below 1 was short of CPU, and its
+# throughput measures the machine rather than the code.
+least_busy() {
+    printf '%s\n' "${ROUNDS_A[@]}" "${ROUNDS_B[@]}" | awk '{ b = $1 * ($3 + $4) / 1e6; if (NR == 1 || b < m) m = b }
+        END { printf "%.2f\n", m }'
+}

@@ -399,6 +399,11 @@ CONF
     SUMMARY+=("  nginx proxy_pass: median $NR req/s, p99 $NL ms; per request $NC us CPU (static upstream $NU us)")
     SUMMARY+=("  swiftyd:          median $SR req/s, p99 $SL ms; per request $SC us CPU (static upstream $SU us)")
     SUMMARY+=("  CPU per request nginx/swiftyd: $(awk -v a="$NC" -v b="$SC" 'BEGIN { printf "%.2f", a / b }')  (wrk -t1 -c$CONNECTIONS -d$DURATION, $ROUNDS interleaved rounds; all servers on core $PROXY_CORE, wrk on core $WRK_CORE)")
+    LEAST_BUSY=$(least_busy)
+    if awk -v b="$LEAST_BUSY" 'BEGIN { exit !(b < 0.9) }'; then
+        SUMMARY+=("  UNRELIABLE: in some round core $PROXY_CORE was busy only $LEAST_BUSY of the time: the machine, not the code, set that round's throughput; rerun, and compare the CPU per request")
+    fi
+    result figure "static: core busy, least of the rounds" "$LEAST_BUSY" share 0.9 higher
     result ratio "swiftyd live / nginx proxy_pass, static upstream, req/s" "$RATIO" x 0.5 higher
     result ratio "swiftyd live / nginx proxy_pass, static upstream, p99" "$P99_RATIO" x 2 lower
     result cpu "nginx proxy_pass, static upstream" "$NC" us - - anchor
@@ -459,6 +464,11 @@ CONF
     SUMMARY+=("floor 6 (401 without a token: swiftyd >= 0.6x nginx returning the same bytes): $verdict: ratio of medians $RATIO, errors $ERRORS")
     SUMMARY+=("  nginx:   median $NR req/s, p99 $(median_of 2 "${ROUNDS_A[@]}") ms, $NC us CPU per request")
     SUMMARY+=("  swiftyd: median $SR req/s, p99 $(median_of 2 "${ROUNDS_B[@]}") ms, $SC us CPU per request  (CPU ratio nginx/swiftyd $(awk -v a="$NC" -v b="$SC" 'BEGIN { printf "%.2f", a / b }'))")
+    LEAST_BUSY=$(least_busy)
+    if awk -v b="$LEAST_BUSY" 'BEGIN { exit !(b < 0.9) }'; then
+        SUMMARY+=("  UNRELIABLE: in some round core $PROXY_CORE was busy only $LEAST_BUSY of the time: the machine, not the code, set that round's throughput; rerun, and compare the CPU per request")
+    fi
+    result figure "401: core busy, least of the rounds" "$LEAST_BUSY" share 0.9 higher
     result ratio "swiftyd 401 / nginx same bytes, req/s" "$RATIO" x 0.6 higher
     result cpu "nginx 401" "$NC" us - - anchor
     result cpu "swiftyd 401, access log on" "$SC" us - - ours
