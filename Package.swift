@@ -118,8 +118,11 @@ package.targets += [
         dependencies: ["CHTTPParser", "HTTP1Parsing", "AppLogging", "HTTPTypes", "EventLoops", "JSON"],
         path: "Modules/HTTPServer"
     ),
+    // The raw-socket framing corpus, run against the bare server, swiftyd and a sandbox upstream.
+    .target(name: "HTTPFramingCorpus", path: "Tests/HTTPFramingCorpus"),
     .testTarget(
-        name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes", "EventLoops"], path: "Tests/HTTPServerTests"),
+        name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes", "EventLoops", "HTTPFramingCorpus"],
+        path: "Tests/HTTPServerTests"),
 ]
 
 // MARK: - Test kit
@@ -193,7 +196,7 @@ package.targets += [
             "SandboxUpstreams", "sandbox-upstreams", "AppLogging", "RequestSigning", "ServiceCore", "HTTPTypes",
             "ServiceTesting",
             "URLSessionTransport", "CurlTransport", "HTTPServer", "UserModule", "FeedModule", "PaymentModule",
-            "EventLoops",
+            "EventLoops", "HTTPFramingCorpus",
         ],
         path: "Tests/SandboxUpstreamsTests"
     ),
@@ -218,7 +221,7 @@ package.targets += [
         dependencies: [
             "SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning",
             "URLSessionTransport", "ServiceCore", "HTTPTypes", "CurlTransport", "AppLogging", "AppLifecycle",
-            "EventLoops",
+            "EventLoops", "HTTPFramingCorpus",
         ],
         path: "Tests/SwiftyDaemonTests"
     ),

@@ -14,7 +14,7 @@ enum RequestParserSettings {
         value in
         value.on_message_begin = { parser in
             let connection = RequestParserSettings.connection(parser)
-            connection.request = RequestParts()
+            connection.request.reset()
             connection.chunkRemaining = 0
             connection.chunkEndLeft = 0
             return 0

@@ -25,6 +25,22 @@ struct RequestParts {
     var expect: String?
     var body = Data()
 
+    /// Forgets the request, keeping the storage of the byte buffers the parser's callbacks fill
+    /// (target, field name and value), so that a kept-alive connection does not allocate them
+    /// again for every request.
+    mutating func reset() {
+        var target = self.target
+        var name = self.name
+        var value = self.value
+        self = RequestParts()
+        target.removeAll(keepingCapacity: true)
+        name.removeAll(keepingCapacity: true)
+        value.removeAll(keepingCapacity: true)
+        self.target = target
+        self.name = name
+        self.value = value
+    }
+
     /// The method names by http-parser's number, made once.
     static let methodNames: [String] = (0..<64).map { String(cString: http_method_str(http_method(rawValue: $0))) }
 

@@ -243,20 +243,22 @@ final class ServerConnection: @unchecked Sendable {
         // A request asking to upgrade the protocol is answered in HTTP/1.1 and the connection
         // closed: the parser would not read what follows it as HTTP.
         let keepAlive = parser.shouldKeepAlive && parser.state.pointee.upgrade == 0
-        let parts = request
-        request = RequestParts()
+        let (major, minor) = (request.major, request.minor)
+        answerIsBodyless = request.method == HTTP_HEAD.rawValue
+        // The handler's request is made before the parts are reset, so that the reset finds the
+        // parts' buffers unshared and keeps them for the next request.
+        let serverRequest = core.stopped.load(ordering: .relaxed) ? nil : request.makeRequest(remote: remote)
+        request.reset()
         scanner = HeadScanner()
         scanOffset = start
         phase = .handling
-        answerIsBodyless = parts.method == HTTP_HEAD.rawValue
         request.keepAlive = keepAlive
-        request.major = parts.major
-        request.minor = parts.minor
-        guard !core.stopped.load(ordering: .relaxed) else {
+        request.major = major
+        request.minor = minor
+        guard let serverRequest else {
             deliver(.problem(503, detail: "The server is shutting down."), close: true)
             return
         }
-        let serverRequest = parts.makeRequest(remote: remote)
         generation &+= 1
         let generation = self.generation
         core.inFlight.add(1, ordering: .relaxed)
@@ -310,7 +312,7 @@ final class ServerConnection: @unchecked Sendable {
             bodyless: answerIsBodyless, dateLine: owner.dateLine(), logger: core.logger)
         // Only this answer was to HEAD: a refusal of the next request must carry its body.
         answerIsBodyless = false
-        request = RequestParts()
+        request.reset()
         if mustClose || outcome.handlerAskedToClose {
             phase = .closing
             phaseStart = .now

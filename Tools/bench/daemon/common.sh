@@ -184,3 +184,98 @@ machine() {
     echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)"
     echo "load average at $1: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
+
+# One `wrk -t1 -cCONNECTIONS -dDURATION --latency` run against URL (on WRK_CORE), with the CPU of
+# FRONT and of UPSTREAMS (space-separated PIDs, may be empty) read around it; further arguments
+# go to wrk (a header, say): measure_front OUT FRONT "UPSTREAMS" URL [WRK_ARGS...]. Prints
+# "req/s p99_ms front_cpu_us upstreams_cpu_us socket_errors non2xx requests", CPU per request.
+measure_front() {
+    local out=$1 front=$2 upstreams=$3 url=$4 seconds f0 f1 u0=0 u1=0 p
+    shift 4
+    seconds=${DURATION%s}
+    f0=$(cpu_ticks "$front")
+    for p in $upstreams; do u0=$((u0 + $(cpu_ticks "$p"))); done
+    timeout --foreground $((seconds + 30)) taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency \
+        "$@" "$url" >"$out"
+    f1=$(cpu_ticks "$front")
+    for p in $upstreams; do u1=$((u1 + $(cpu_ticks "$p"))); done
+    awk -v r="$(wrk_rps "$out")" -v l="$(wrk_pct "$out" 99)" -v n="$(wrk_requests "$out")" -v a=$((f1 - f0)) \
+        -v b=$((u1 - u0)) -v t="$TICK_US" -v s="$(wrk_socket_errors "$out")" -v x="$(wrk_non2xx "$out")" \
+        'BEGIN { printf "%s %s %.2f %.2f %d %d %d\n", r, l, a * t / n, b * t / n, s, x, n }'
+}
+wrk_socket_errors() {
+    awk '/Socket errors/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+,?$/) { x = $i; sub(/,/, "", x); n += x } }
+        END { print n + 0 }' "$1"
+}
+wrk_non2xx() { awk '/Non-2xx or 3xx responses/ { n += $NF } END { print n + 0 }' "$1"; }
+
+# ROUNDS interleaved rounds (the order alternates) of side A against side B, each given as
+# NAME FRONT "UPSTREAMS" URL, with WRK_ARGS (an array, may be empty) passed to wrk. Prints each
+# round; sets ROUNDS_A and ROUNDS_B to the rounds' measure_front lines.
+interleave() {
+    local a=("$1" "$2" "$3" "$4") b=("$5" "$6" "$7" "$8") round x y
+    ROUNDS_A=() ROUNDS_B=()
+    for round in $(seq 1 "$ROUNDS"); do
+        if [ $((round % 2)) = 1 ]; then
+            x=$(measure_front "$WORK/${a[0]}.wrk" "${a[1]}" "${a[2]}" "${a[3]}" "${WRK_ARGS[@]+"${WRK_ARGS[@]}"}")
+            y=$(measure_front "$WORK/${b[0]}.wrk" "${b[1]}" "${b[2]}" "${b[3]}" "${WRK_ARGS[@]+"${WRK_ARGS[@]}"}")
+        else
+            y=$(measure_front "$WORK/${b[0]}.wrk" "${b[1]}" "${b[2]}" "${b[3]}" "${WRK_ARGS[@]+"${WRK_ARGS[@]}"}")
+            x=$(measure_front "$WORK/${a[0]}.wrk" "${a[1]}" "${a[2]}" "${a[3]}" "${WRK_ARGS[@]+"${WRK_ARGS[@]}"}")
+        fi
+        ROUNDS_A+=("$x") ROUNDS_B+=("$y")
+        echo "round $round (req/s p99_ms front_us upstreams_us socket_errors non2xx requests): ${a[0]} $x | ${b[0]} $y" >&2
+    done
+}
+
+# The median of field K of the given lines: median_of K LINE...
+median_of() {
+    local k=$1
+    shift
+    printf '%s\n' "$@" | awk -v k="$k" '{ print $k }' | median
+}
+
+# Writes an nginx configuration (one worker, no master, logs and temporary files under DIR) whose
+# http block holds the rest of standard input: nginx_conf DIR.
+nginx_conf() {
+    local dir=$1
+    mkdir -p "$dir/logs" "$dir/tmp"
+    {
+        cat <<CONF
+worker_processes 1;
+master_process off;
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+    client_body_temp_path $dir/tmp/body;
+    proxy_temp_path $dir/tmp/proxy;
+    fastcgi_temp_path $dir/tmp/fastcgi;
+    uwsgi_temp_path $dir/tmp/uwsgi;
+    scgi_temp_path $dir/tmp/scgi;
+    keepalive_requests 1000000;
+CONF
+        cat
+        echo "}"
+    } >"$dir/nginx.conf"
+}
+
+# Starts nginx on PROXY_CORE with DIR/nginx.conf and waits (at most 10 s) until URL answers;
+# sets NGINX_PID: start_nginx DIR URL.
+start_nginx() {
+    taskset -c "$PROXY_CORE" nginx -p "$1" -c "$1/nginx.conf" 2>"$1/logs/start.err" &
+    NGINX_PID=$!
+    PIDS+=("$NGINX_PID")
+    for _ in $(seq 1 100); do curl -sS -o /dev/null "$2" 2>/dev/null && return 0; sleep 0.1; done
+    echo "nginx in $1 did not answer $2: $(cat "$1/logs/start.err" "$1/logs/error.log")" >&2
+    return 1
+}
+
+# The least share of PROXY_CORE any round of ROUNDS_A and ROUNDS_B used (requests/s times the
+# CPU per request of front and upstreams): a round well below 1 was short of CPU, and its
+# throughput measures the machine rather than the code.
+least_busy() {
+    printf '%s\n' "${ROUNDS_A[@]}" "${ROUNDS_B[@]}" | awk '{ b = $1 * ($3 + $4) / 1e6; if (NR == 1 || b < m) m = b }
+        END { printf "%.2f\n", m }'
+}

@@ -3,7 +3,7 @@
 #
 #   Tools/bench/daemon/run.sh                     # everything, defaults below (about 7 minutes)
 #   ROUNDS=5 Tools/bench/daemon/run.sh            # more interleaved proxy rounds
-#   ONLY=proxy Tools/bench/daemon/run.sh          # one part: proxy, home, rss or start
+#   ONLY=proxy Tools/bench/daemon/run.sh          # one part: proxy, home, rss, start, static, refusal
 #   SKIP_BUILD=1 Tools/bench/daemon/run.sh        # reuse the release binaries already built
 #   REPLAY_CAPACITY=N, REPLAY_WINDOW=S            # the verifying upstream's nonce limit (see part 1)
 #   TRANSPORT=curl Tools/bench/daemon/run.sh      # live-mode modules on libcurl (default: http1)
@@ -19,9 +19,17 @@
 #    VmRSS from /proc/PID/status before, every 10 s during, and after. Floor: < 96 MB.
 # 4. start: 20 starts of swiftyd in sandbox mode (fixed free ports), time from exec to /readyz
 #    answering 200, median. Floor: < 300 ms.
+# 5. static: GET /v1/users/bob through swiftyd in live mode (every setting at its default but the
+#    modules' base URLs and key files) against nginx proxy_pass, both in front of ONE static nginx
+#    upstream answering canned JSON (the user and the token introspection; no signature check),
+#    all on PROXY_CORE, ROUNDS interleaved rounds. Floors: >= 0.5x nginx req/s, p99 <= 2x nginx's.
+# 6. refusal: GET /v1/users/bob without a token: swiftyd's 401 problem (sandbox mode, access log
+#    on) against nginx returning the same status, fields and body (access log on), same core,
+#    ROUNDS interleaved rounds. Floor: >= 0.6x nginx req/s.
 #
 # Every process it starts is stopped on exit, also on Ctrl-C; every wait is bounded. The figures
-# of the parts run go to RESULTS_DIR/daemon-TRANSPORT.tsv (Tools/bench/results.sh).
+# of the parts run go to RESULTS_DIR/daemon-TRANSPORT.tsv, or daemon-TRANSPORT-PART.tsv for one part
+# (Tools/bench/results.sh).
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -42,7 +50,7 @@ REPLAY_CAPACITY=${REPLAY_CAPACITY:-1000000}
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
-case "$ONLY" in all | proxy | home | rss | start) ;; *) echo "ONLY must be all, proxy, home, rss or start" >&2; exit 64 ;; esac
+case "$ONLY" in all | proxy | home | rss | start | static | refusal) ;; *) echo "ONLY must be all, proxy, home, rss, start, static or refusal" >&2; exit 64 ;; esac
 # shellcheck source=common.sh
 . "$ROOT/Tools/bench/daemon/common.sh"
 # shellcheck source=../results.sh
@@ -51,7 +59,8 @@ require_tools "wrk nginx-light util-linux curl gawk iproute2" wrk nginx taskset 
 build_binaries
 
 machine "start"
-results_begin "daemon-$TRANSPORT"
+# One file for a full run; a part run alone writes its own, so it does not replace the others' figures.
+if [ "$ONLY" = all ]; then results_begin "daemon-$TRANSPORT"; else results_begin "daemon-$TRANSPORT-$ONLY"; fi
 
 mkdir -p "$WORK/keys"
 # The keys every live-mode upstream and swiftyd share: written once by a sandbox-upstreams.
@@ -319,6 +328,153 @@ if [ "$ONLY" = all ] || [ "$ONLY" = start ]; then
     verdict=$(awk -v m="$med" 'BEGIN { print (m < 300) ? "PASS" : "FAIL" }')
     SUMMARY+=("floor 3b (start to ready < 300 ms): $verdict: median $med ms of $STARTS starts (min $min, max $max); all: ${TIMES[*]}")
     result figure "start to ready, median" "$med" ms 300 lower ours
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 5. static: swiftyd in live mode (defaults but the modules' base URLs and key files) against
+#    nginx proxy_pass, both in front of one static nginx upstream (canned JSON, no signature
+#    check), so the figure is the proxy's own cost.
+if [ "$ONLY" = all ] || [ "$ONLY" = static ]; then
+    echo "== 5. GET /v1/users/bob: swiftyd (live mode, defaults) vs nginx proxy_pass, one static nginx upstream" >&2
+    UP_PORT=$(free_port 18650)
+    EXPIRES=$(date -u -d '+1 day' +%Y-%m-%dT%H:%M:%SZ)
+    nginx_conf "$WORK/static" <<CONF
+    access_log off;
+    server {
+        listen 127.0.0.1:$UP_PORT;
+        default_type application/json;
+        location = /v1/sessions/introspect { return 200 '{"active":true,"expiresAt":"$EXPIRES","userId":"alice"}'; }
+        location /v1/users/ { return 200 '{"displayName":"Bob Cratchit","followerCount":2,"followingCount":1,"id":"bob"}'; }
+    }
+CONF
+    start_nginx "$WORK/static" "http://127.0.0.1:$UP_PORT/v1/users/bob"
+    UP_PID=$NGINX_PID
+    cat >"$WORK/static.json" <<JSON
+{
+  "mode": "live",
+  "modules": {
+    "UserModule": {"baseURL": "http://127.0.0.1:$UP_PORT", "keyFile": "$WORK/keys/user-1.key"},
+    "FeedModule": {"baseURL": "http://127.0.0.1:$UP_PORT", "keyFile": "$WORK/keys/feed-1.key"},
+    "PaymentModule": {"baseURL": "http://127.0.0.1:$UP_PORT", "keyFile": "$WORK/keys/payment-1.key"}
+  }
+}
+JSON
+    D_CONFIG="$WORK/static.json" start_swiftyd static-swiftyd
+    S_PID=$D_PID S_URL="$D_APP/v1/users/bob"
+    P_PORT=$(free_port $((UP_PORT + 1)))
+    nginx_conf "$WORK/proxy" <<CONF
+    access_log $WORK/proxy/logs/access.log;
+    upstream user {
+        server 127.0.0.1:$UP_PORT;
+        keepalive 64;
+        keepalive_requests 1000000;
+    }
+    server {
+        listen 127.0.0.1:$P_PORT;
+        location /v1/users/ {
+            proxy_pass http://user;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+        }
+    }
+CONF
+    start_nginx "$WORK/proxy" "http://127.0.0.1:$P_PORT/v1/users/bob"
+    G_PID=$NGINX_PID G_URL="http://127.0.0.1:$P_PORT/v1/users/bob"
+    echo "swiftyd answers: $(check_200 "$S_URL")" >&2
+    echo "nginx answers:   $(check_200 "$G_URL")" >&2
+    WRK_ARGS=(-H "Authorization: Bearer $TOKEN")
+    run_wrk "$WORK/warm-g" "$CONNECTIONS" 2s "$G_URL"
+    run_wrk "$WORK/warm-s" "$CONNECTIONS" 2s "$S_URL"
+    interleave nginx "$G_PID" "$UP_PID" "$G_URL" swiftyd "$S_PID" "$UP_PID" "$S_URL"
+    NR=$(median_of 1 "${ROUNDS_A[@]}") SR=$(median_of 1 "${ROUNDS_B[@]}")
+    NL=$(median_of 2 "${ROUNDS_A[@]}") SL=$(median_of 2 "${ROUNDS_B[@]}")
+    NC=$(median_of 3 "${ROUNDS_A[@]}") SC=$(median_of 3 "${ROUNDS_B[@]}")
+    NU=$(median_of 4 "${ROUNDS_A[@]}") SU=$(median_of 4 "${ROUNDS_B[@]}")
+    ERRORS=$(printf '%s\n' "${ROUNDS_A[@]}" "${ROUNDS_B[@]}" | awk '{ n += $5 + $6 } END { print n + 0 }')
+    RATIO=$(awk -v s="$SR" -v n="$NR" 'BEGIN { printf "%.3f", s / n }')
+    P99_RATIO=$(awk -v s="$SL" -v n="$NL" 'BEGIN { printf "%.2f", s / n }')
+    verdict=$(awk -v s="$SR" -v n="$NR" -v a="$SL" -v b="$NL" -v e="$ERRORS" \
+        'BEGIN { print (s >= 0.5 * n && a <= 2 * b && e == 0) ? "PASS" : "FAIL" }')
+    SUMMARY+=("floor 5 (live mode, static upstream: swiftyd >= 0.5x nginx proxy_pass, p99 <= 2x): $verdict: ratio of medians $RATIO, p99 ratio $P99_RATIO, errors $ERRORS")
+    SUMMARY+=("  nginx proxy_pass: median $NR req/s, p99 $NL ms; per request $NC us CPU (static upstream $NU us)")
+    SUMMARY+=("  swiftyd:          median $SR req/s, p99 $SL ms; per request $SC us CPU (static upstream $SU us)")
+    SUMMARY+=("  CPU per request nginx/swiftyd: $(awk -v a="$NC" -v b="$SC" 'BEGIN { printf "%.2f", a / b }')  (wrk -t1 -c$CONNECTIONS -d$DURATION, $ROUNDS interleaved rounds; all servers on core $PROXY_CORE, wrk on core $WRK_CORE)")
+    LEAST_BUSY=$(least_busy)
+    if awk -v b="$LEAST_BUSY" 'BEGIN { exit !(b < 0.9) }'; then
+        SUMMARY+=("  UNRELIABLE: in some round core $PROXY_CORE was busy only $LEAST_BUSY of the time: the machine, not the code, set that round's throughput; rerun, and compare the CPU per request")
+    fi
+    result figure "static: core busy, least of the rounds" "$LEAST_BUSY" share 0.9 higher
+    result ratio "swiftyd live / nginx proxy_pass, static upstream, req/s" "$RATIO" x 0.5 higher
+    result ratio "swiftyd live / nginx proxy_pass, static upstream, p99" "$P99_RATIO" x 2 lower
+    result cpu "nginx proxy_pass, static upstream" "$NC" us - - anchor
+    result cpu "swiftyd live, static upstream" "$SC" us - - ours
+    result figure "static: nginx req/s" "$NR" req/s - - anchor
+    result figure "static: swiftyd req/s" "$SR" req/s - - ours
+    result figure "static: errors" "$ERRORS" count 0 lower
+    stop "$S_PID"
+    stop "$G_PID"
+    stop "$UP_PID"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 6. refusal: the daemon's 401 to an app request without a token (sandbox mode, access log on)
+#    against nginx returning the same status, headers and body (its access log on too).
+if [ "$ONLY" = all ] || [ "$ONLY" = refusal ]; then
+    echo "== 6. GET /v1/users/bob without a token: swiftyd's 401 vs nginx returning the same bytes" >&2
+    D_CONFIG="" start_swiftyd refusal-swiftyd
+    S_PID=$D_PID S_URL="$D_APP/v1/users/bob"
+    curl -sS -D "$WORK/401.head" -o "$WORK/401.body" --max-time 5 "$S_URL"
+    head -1 "$WORK/401.head" | grep -q ' 401' || { echo "swiftyd answered $(head -1 "$WORK/401.head")" >&2; exit 1; }
+    BODY=$(cat "$WORK/401.body")
+    case "$BODY" in *"'"* | *'$'* | *'\'*) echo "the 401 body cannot be quoted for nginx: $BODY" >&2; exit 1 ;; esac
+    TYPE=$(awk -F': ' 'tolower($1) == "content-type" { sub(/\r$/, "", $2); print $2 }' "$WORK/401.head")
+    # Every other field of the answer, but those nginx writes itself.
+    EXTRA=$(awk -F': ' 'NR > 1 && NF >= 2 {
+            n = tolower($1); sub(/\r$/, "", $0); v = substr($0, length($1) + 3)
+            if (n !~ /^(date|content-length|content-type|connection|server)$/) printf "        add_header %s '"'"'%s'"'"' always;\n", $1, v
+        }' "$WORK/401.head")
+    R_PORT=$(free_port 18660)
+    nginx_conf "$WORK/refusal" <<CONF
+    access_log $WORK/refusal/logs/access.log;
+    server_tokens off;
+    server {
+        listen 127.0.0.1:$R_PORT;
+        location / {
+            default_type $TYPE;
+$EXTRA
+            return 401 '$BODY';
+        }
+    }
+CONF
+    R_URL="http://127.0.0.1:$R_PORT/v1/users/bob"
+    start_nginx "$WORK/refusal" "$R_URL"
+    G_PID=$NGINX_PID
+    echo "swiftyd answers: $(tr -d '\r' <"$WORK/401.head" | tr '\n' ' ') $BODY" >&2
+    echo "nginx answers:   $(curl -sS -D - --max-time 5 "$R_URL" | tr -d '\r' | tr '\n' ' ')" >&2
+    WRK_ARGS=()
+    timeout 40 taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d2s "$R_URL" >/dev/null
+    timeout 40 taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d2s "$S_URL" >/dev/null
+    interleave nginx "$G_PID" "" "$R_URL" swiftyd "$S_PID" "" "$S_URL"
+    NR=$(median_of 1 "${ROUNDS_A[@]}") SR=$(median_of 1 "${ROUNDS_B[@]}")
+    NC=$(median_of 3 "${ROUNDS_A[@]}") SC=$(median_of 3 "${ROUNDS_B[@]}")
+    # Every answer must be the 401: wrk counts it among its non-2xx answers.
+    ERRORS=$(printf '%s\n' "${ROUNDS_A[@]}" "${ROUNDS_B[@]}" | awk '{ n += $5 + ($7 - $6) } END { print n + 0 }')
+    RATIO=$(awk -v s="$SR" -v n="$NR" 'BEGIN { printf "%.3f", s / n }')
+    verdict=$(awk -v s="$SR" -v n="$NR" -v e="$ERRORS" 'BEGIN { print (s >= 0.6 * n && e == 0) ? "PASS" : "FAIL" }')
+    SUMMARY+=("floor 6 (401 without a token: swiftyd >= 0.6x nginx returning the same bytes): $verdict: ratio of medians $RATIO, errors $ERRORS")
+    SUMMARY+=("  nginx:   median $NR req/s, p99 $(median_of 2 "${ROUNDS_A[@]}") ms, $NC us CPU per request")
+    SUMMARY+=("  swiftyd: median $SR req/s, p99 $(median_of 2 "${ROUNDS_B[@]}") ms, $SC us CPU per request  (CPU ratio nginx/swiftyd $(awk -v a="$NC" -v b="$SC" 'BEGIN { printf "%.2f", a / b }'))")
+    LEAST_BUSY=$(least_busy)
+    if awk -v b="$LEAST_BUSY" 'BEGIN { exit !(b < 0.9) }'; then
+        SUMMARY+=("  UNRELIABLE: in some round core $PROXY_CORE was busy only $LEAST_BUSY of the time: the machine, not the code, set that round's throughput; rerun, and compare the CPU per request")
+    fi
+    result figure "401: core busy, least of the rounds" "$LEAST_BUSY" share 0.9 higher
+    result ratio "swiftyd 401 / nginx same bytes, req/s" "$RATIO" x 0.6 higher
+    result cpu "nginx 401" "$NC" us - - anchor
+    result cpu "swiftyd 401, access log on" "$SC" us - - ours
+    result figure "401: errors" "$ERRORS" count 0 lower
+    stop "$S_PID"
+    stop "$G_PID"
 fi
 
 echo
