@@ -79,6 +79,25 @@ struct PaymentUpstreamTests {
         }
     }
 
+    /// Records are kept per payer: another payer's identical key is another operation.
+    @Test func theSameKeyFromTwoPayersMakesTwoCharges() async throws {
+        try await withSandbox { fixture in
+            let payments = try fixture.payments()
+            let key = "shared-order-7"
+            let carolBefore = try await payments.wallet(user: "carol").balance.amountMinor
+            let fromAlice = try await payments.createCharge(
+                payer: "alice", payee: "carol", amount: eur(300), idempotencyKey: key)
+            let fromBob = try await payments.createCharge(
+                payer: "bob", payee: "carol", amount: eur(300), idempotencyKey: key)
+            #expect(fromAlice.id != fromBob.id)
+            #expect(fromBob.payerId == "bob")
+            let again = try await payments.createCharge(
+                payer: "alice", payee: "carol", amount: eur(300), idempotencyKey: key)
+            #expect(again == fromAlice)
+            #expect(try await payments.wallet(user: "carol").balance == eur(carolBefore + 600))
+        }
+    }
+
     @Test func sameJSONValueInAnotherOrderReplays() async throws {
         try await withSandbox { fixture in
             let json: HTTPHeaders = ["Content-Type": "application/json", "Idempotency-Key": "k-order"]

@@ -29,7 +29,10 @@ enum PaymentRoutes {
             return Answer.json(200, PaymentWire.Charge(charge))
         }
         table.add("POST", "/v1/charges") { request, _ throws(Problem) in
-            try idempotent(request, ledger: ledger, scope: scope, now: clock()) { book, now throws(Problem) in
+            // Records are kept per payer too, so one payer's key never meets another's.
+            let payer = (try? RequestBody.json(request, as: RequestWire.Charge.self))?.payerId ?? ""
+            return try idempotent(request, ledger: ledger, scope: scope + "|" + payer, now: clock()) {
+                book, now throws(Problem) in
                 let charge = try readCharge(request)
                 let record = try book.charge(
                     payer: charge.payer, payee: charge.payee, amountMinor: charge.amountMinor,
@@ -39,7 +42,11 @@ enum PaymentRoutes {
             }
         }
         table.add("POST", "/v1/charges/:id/refunds") { request, parameters throws(Problem) in
-            try idempotent(request, ledger: ledger, scope: scope, now: clock()) { book, now throws(Problem) in
+            // A refund is the charge's payer's operation: kept under that payer's records.
+            let payer =
+                (try? parameters.identifier("id")).flatMap { id in ledger.read { $0.charges[id]?.payerID } } ?? ""
+            return try idempotent(request, ledger: ledger, scope: scope + "|" + payer, now: clock()) {
+                book, now throws(Problem) in
                 let id = try parameters.identifier("id")
                 let body = try RequestBody.json(request, as: RequestWire.Refund.self)
                 let amount = try InputRules.amountMinor(body.amountMinor, named: "amountMinor")
