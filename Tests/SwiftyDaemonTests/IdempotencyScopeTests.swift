@@ -42,6 +42,8 @@ struct IdempotencyScopeTests {
         let ids = [alice, bob, aliceAgain].map { $0.json?["id"] as? String }
         #expect(ids[0] != nil && ids[0] != ids[1], "two users, two payments")
         #expect(ids[0] == ids[2], "the same user's retry is the same payment")
+        #expect(aliceAgain.headers["Idempotent-Replayed"] == "true")
+        #expect(alice.headers["Idempotent-Replayed"] == nil)
         #expect(bob.json?["payerId"] as? String == "bob")
 
         let sent = recorder.keys.withLock { $0 }
