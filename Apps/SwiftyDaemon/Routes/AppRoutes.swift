@@ -1,4 +1,5 @@
 import HTTPServer
+import ServiceCore
 
 /// The app API's routes as the route groups add them: every route names its pattern in the
 /// request's trace (for metrics and the access log), authenticates the caller, and turns a
@@ -27,7 +28,10 @@ struct AppRoutes {
                 return problem.response
             case .success(let user):
                 do {
-                    return try await handler(AppCall(request: request, parameters: parameters, user: user))
+                    // The acting user keys shared identical reads (single-flight) to this user.
+                    return try await ActingUser.$id.withValue(user) {
+                        try await handler(AppCall(request: request, parameters: parameters, user: user))
+                    }
                 } catch let problem as AppProblemResponse {
                     return problem.response
                 } catch {
