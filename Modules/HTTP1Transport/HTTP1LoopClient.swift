@@ -405,7 +405,8 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
         guard let exchange else { return }
         exchange.connection = nil
         let detail =
-            reusedAndUnanswered ? "the reused connection was closed by the peer before any byte of the answer (\(message))" : message
+            reusedAndUnanswered
+            ? "the reused connection was closed by the peer before any byte of the answer (\(message))" : message
         finish(exchange, with: .failure(TransportError(.connectionClosed, "\(exchange.summary): \(detail)")))
     }
 

@@ -144,7 +144,8 @@ struct ResilienceConfigurationTests {
         settings.concurrencyLimit = 0
         configuration.modules["PaymentModule"] = settings
         let problems = ConfigurationCheck.problems(in: configuration, environment: [:])
-        let named = ["requestDeadlineMilliseconds", "maxInFlight"]
+        let named =
+            ["requestDeadlineMilliseconds", "maxInFlight"]
             + DaemonConfiguration.ModuleSettings.resilienceFields.filter { $0 != "singleFlight" }.map {
                 "modules.PaymentModule.\($0)"
             }

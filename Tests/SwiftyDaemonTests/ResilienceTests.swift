@@ -301,13 +301,13 @@ struct ResilienceTests {
     @Test(arguments: [false, true])
     func theRequestDeadlineBoundsEveryAttempt(slow: Bool) async throws {
         let counter = UpstreamCounter()
-        let deadline = 800
+        let deadline = 1500
         let daemon = try await Self.start(
             { configuration in
                 configuration.requestDeadlineMilliseconds = deadline
                 var payment = DaemonConfiguration.ModuleSettings()
                 payment.retryAttempts = 10
-                payment.retryBaseDelayMilliseconds = 50
+                payment.retryBaseDelayMilliseconds = 20
                 payment.retryBudgetFloorPerSecond = 1000
                 payment.breakerMinimumCalls = 1_000_000
                 configuration.modules["PaymentModule"] = payment
@@ -325,7 +325,7 @@ struct ResilienceTests {
                 #expect(answer.status == (slow ? 504 : 503))
                 #expect(answer.json?["module"] as? String == "PaymentModule")
                 // Generous: the tight figure is the benchmark's.
-                #expect(elapsed < .milliseconds(deadline) + .seconds(2), "answered after \(elapsed)")
+                #expect(elapsed < .milliseconds(deadline) + .milliseconds(2500), "answered after \(elapsed)")
             }
             if !slow { #expect(counter.value > 3, "no retry within the deadline") }
         }
@@ -378,7 +378,8 @@ struct ResilienceTests {
             ServiceError(code: .cancelled, module: "FeedModule", operation: "timeline", message: "cancelled"),
             ServiceError(
                 code: .overloaded, module: "FeedModule", operation: "timeline", message: "full",
-                underlying: ResilienceRejection(module: "FeedModule", reason: .concurrencyLimit, retryAfter: .seconds(2))),
+                underlying: ResilienceRejection(
+                    module: "FeedModule", reason: .concurrencyLimit, retryAfter: .seconds(2))),
         ] {
             let response = AppProblem.forUpstream(error).response
             #expect(response.status == 503)
@@ -387,7 +388,8 @@ struct ResilienceTests {
         let overloaded = AppProblem.forUpstream(
             ServiceError(
                 code: .overloaded, module: "FeedModule", operation: "timeline", message: "full",
-                underlying: ResilienceRejection(module: "FeedModule", reason: .concurrencyLimit, retryAfter: .seconds(2))))
+                underlying: ResilienceRejection(
+                    module: "FeedModule", reason: .concurrencyLimit, retryAfter: .seconds(2))))
         #expect(overloaded.response.headers["Retry-After"] == "2")
         #expect(overloaded.module == "FeedModule")
         let deadline = AppProblem.forUpstream(
