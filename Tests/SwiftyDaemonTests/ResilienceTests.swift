@@ -54,14 +54,17 @@ struct ResilienceTests {
         _ configure: (inout DaemonConfiguration) -> Void = { _ in },
         counting module: String,
         counter: UpstreamCounter,
-        extra: [any Middleware] = []
+        extra: [any Middleware] = [],
+        log: any LogHandler = SwallowingLogHandler()
     ) async throws -> Daemon {
         var configuration = UpstreamFailureTests.sandboxConfiguration()
         configure(&configuration)
         #expect(ConfigurationCheck.problems(in: configuration, environment: [:]).isEmpty)
         var overrides = DaemonOverrides()
         overrides.afterSigning[module] = [counter] + extra
-        return try await UpstreamFailureTests.start(configuration, overrides: overrides)
+        return try await Daemon.start(
+            configuration: configuration, environment: [:], logger: Logger(label: "test", handler: log),
+            overrides: overrides)
     }
 
     /// Runs `body` with an app client able to hold many requests in flight at once.
@@ -181,6 +184,7 @@ struct ResilienceTests {
 
     @Test func theBreakerOfADownDomainOpensFailsFastAndClosesWhenItReturns() async throws {
         let counter = UpstreamCounter()
+        let log = InMemoryLogHandler()
         let daemon = try await Self.start(
             { configuration in
                 var payment = DaemonConfiguration.ModuleSettings()
@@ -188,9 +192,9 @@ struct ResilienceTests {
                 payment.breakerMinimumCalls = 4
                 payment.breakerFailureRatio = 0.5
                 payment.breakerWindowMilliseconds = 60_000
-                payment.breakerOpenMilliseconds = 1000
+                payment.breakerOpenMilliseconds = 3000
                 configuration.modules["PaymentModule"] = payment
-            }, counting: "PaymentModule", counter: counter)
+            }, counting: "PaymentModule", counter: counter, log: log)
         let sandbox = try #require(daemon.sandbox)
         try await Self.withClient(daemon) { app in
             #expect(try await app.get("/v1/me").status == 200)
@@ -231,6 +235,15 @@ struct ResilienceTests {
             #expect(recovered)
             #expect(Self.breakerState(daemon, "PaymentModule") == 0)
             #expect(try await app.get("/v1/wallet").status == 200)
+            // One log line per transition.
+            let transitions = log.records.filter {
+                $0.message.hasPrefix("circuit breaker") && $0.metadata["module"] == "PaymentModule"
+            }
+            #expect(
+                transitions.map(\.message) == [
+                    "circuit breaker closed -> open", "circuit breaker open -> half-open",
+                    "circuit breaker half-open -> closed",
+                ])
         }
         await daemon.drain()
     }
