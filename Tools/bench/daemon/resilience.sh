@@ -25,8 +25,16 @@
 #    (from its /metrics), medians. One connection by default: with more, identical concurrent
 #    reads share one upstream call (single-flight) and "on" measures that saving, not the
 #    middlewares' cost.
+# 3. fail fast and overrun: the payment module pointed at a second sandbox that answers every
+#    request 503 (`--error-rate 1`): after its breaker opens (5 calls), FAST sequential
+#    GET /v1/wallet are answered 503 without calling it; their time (curl's time_total, loopback)
+#    p50 and p99. Then at a third sandbox whose answers take 3 s, with a 500 ms request
+#    deadline: by how much OVERRUNS sequential GET /v1/wallet overrun the deadline, median and
+#    largest.
 set -euo pipefail
 
+FAST=${FAST:-200}
+OVERRUNS=${OVERRUNS:-20}
 FEW=${FEW:-200}
 MANY=${MANY:-1200}
 ROUNDS=${ROUNDS:-3}
@@ -90,6 +98,19 @@ start_variant() {
     D_ADMIN=${D_ADMIN%/livez}
 }
 
+# N sequential requests to URL on one keep-alive connection; writes "status seconds" per request
+# to FILE.
+timed_sequential() {
+    local n=$1 url=$2 file=$3
+    : >"$WORK/urls.cfg"
+    for _ in $(seq 1 "$n"); do echo "url = \"$url\"" >>"$WORK/urls.cfg"; done
+    timeout 600 curl -sS --config "$WORK/urls.cfg" -H "Authorization: Bearer $TOKEN" \
+        -w '%{stderr}%{http_code} %{time_total}\n' >/dev/null 2>"$file"
+}
+
+# The P-th percentile (0-100) of the numbers on standard input.
+percentile() { sort -g | awk -v p="$1" '{ a[NR] = $1 } END { i = int((NR - 1) * p / 100) + 1; print a[i] }'; }
+
 # N sequential requests on one keep-alive connection; fails unless all answered 200.
 send_sequential() {
     local n=$1 url=$2 ok
@@ -148,10 +169,38 @@ CPU_ON=$(echo "${CPU[on]}" | tr ' ' '\n' | grep . | median)
 CPU_OFF=$(echo "${CPU[off]}" | tr ' ' '\n' | grep . | median)
 CPU_RATIO=$(awk -v on="$CPU_ON" -v off="$CPU_OFF" 'BEGIN { printf "%.3f", on / off }')
 
+echo "== 3. an open breaker's answer, and the deadline's overrun" >&2
+start_sandbox down --keys "$WORK/keys" --error-rate 1
+write_live_config "$WORK/down.json" "$(awk '/^user / { print $2 }' "$WORK/upstream.out")" \
+    "$(awk '/^feed / { print $2 }' "$WORK/upstream.out")" "$SB_PAYMENT"
+D_CONFIG="$WORK/down.json" start_swiftyd breaker SWIFTY_LOG_LEVEL=warning SWIFTY_PAYMENT_RETRY_ATTEMPTS=1 \
+    SWIFTY_PAYMENT_BREAKER_MINIMUM_CALLS=5 SWIFTY_PAYMENT_BREAKER_OPEN_MS=600000
+timed_sequential 10 "$D_APP/v1/wallet" "$WORK/opening"
+timed_sequential "$FAST" "$D_APP/v1/wallet" "$WORK/fast"
+stop "$D_PID"
+FAST_503=$(grep -c '^503 ' "$WORK/fast" || true)
+[ "$FAST_503" = "$FAST" ] || { echo "only $FAST_503 of $FAST answered 503 with the breaker open" >&2; exit 1; }
+FAST_P50=$(awk '{ printf "%.3f\n", $2 * 1000 }' "$WORK/fast" | percentile 50)
+FAST_P99=$(awk '{ printf "%.3f\n", $2 * 1000 }' "$WORK/fast" | percentile 99)
+
+start_sandbox slow --keys "$WORK/keys" --latency-ms 3000
+write_live_config "$WORK/slow.json" "$(awk '/^user / { print $2 }' "$WORK/upstream.out")" \
+    "$(awk '/^feed / { print $2 }' "$WORK/upstream.out")" "$SB_PAYMENT"
+D_CONFIG="$WORK/slow.json" start_swiftyd deadline SWIFTY_LOG_LEVEL=warning SWIFTY_REQUEST_DEADLINE_MS=500
+check_200 "$D_APP/v1/me" >/dev/null
+timed_sequential "$OVERRUNS" "$D_APP/v1/wallet" "$WORK/late"
+stop "$D_PID"
+LATE_504=$(grep -c '^504 ' "$WORK/late" || true)
+[ "$LATE_504" = "$OVERRUNS" ] || { echo "only $LATE_504 of $OVERRUNS answered 504 past the deadline" >&2; exit 1; }
+OVERRUN_P50=$(awk '{ printf "%.3f\n", $2 * 1000 - 500 }' "$WORK/late" | percentile 50)
+OVERRUN_MAX=$(awk '{ printf "%.3f\n", $2 * 1000 - 500 }' "$WORK/late" | percentile 100)
+
 machine "end"
 echo
 echo "instructions per request: on ${PER_REQUEST[on]}, off ${PER_REQUEST[off]}, ratio $RATIO (floor <= 1.03)"
 echo "CPU per request (median of $ROUNDS): on $CPU_ON us, off $CPU_OFF us, ratio $CPU_RATIO"
+echo "open breaker's 503 (of $FAST): p50 $FAST_P50 ms, p99 $FAST_P99 ms"
+echo "500 ms deadline against 3 s answers (504 of $OVERRUNS): overrun median $OVERRUN_P50 ms, largest $OVERRUN_MAX ms"
 if [ "$RATIO" != - ]; then
     awk -v r="$RATIO" 'BEGIN { exit !(r <= 1.03) }' || { echo "FLOOR MISSED: instructions ratio $RATIO > 1.03" >&2; exit 1; }
 fi
