@@ -409,5 +409,40 @@ struct ResilienceTests {
             ServiceError(code: .deadlineExceeded, module: "UserModule", operation: "profile", message: "late"))
         #expect(deadline.status == 504)
         #expect(AppProblem(404, "gone").response.headers["Retry-After"] == nil)
+
+        // The HTTP server's own 503s (shutting down) and /readyz say when to ask again too.
+        #expect(ServerResponse.problem(503, detail: "stopping").headers["Retry-After"] == "1")
+        #expect(
+            ServerResponse.problem(ProblemDetails(status: 429, detail: "slow down"), headers: ["Retry-After": "7"])
+                .headers["Retry-After"] == "7")
+        #expect(ServerResponse.problem(500, detail: "broken").headers["Retry-After"] == nil)
+        let readiness = Readiness()
+        let admin = AdminAPI(readiness: readiness, metrics: Metrics()).makeRouter()
+        let starting = await admin.handle(ServerRequest(method: "GET", target: "/readyz"))
+        #expect(starting.status == 503)
+        #expect(starting.headers["Retry-After"] == "1")
+    }
+
+    @Test func upstreamFailuresAreCountedByTheirRealKind() {
+        #expect(UpstreamFailureKind(status: 503) == .unavailable)
+        #expect(UpstreamFailureKind(status: 429) == .rateLimited)
+        #expect(UpstreamFailureKind(status: 502) == .serverError)
+        #expect(UpstreamFailureKind(status: 404) == nil)
+        #expect(UpstreamFailureKind(TransportError(.connectionClosed, "reset")) == .reset)
+        #expect(UpstreamFailureKind(TransportError(.connectionFailed, "refused")) == .refused)
+        #expect(UpstreamFailureKind(TransportError(.timedOut, "slow")) == .timeout)
+        #expect(UpstreamFailureKind(CancellationError()) == .cancelled)
+        for (code, kind) in [
+            (ServiceError.Code.circuitOpen, UpstreamFailureKind.circuitOpen), (.overloaded, .overloaded),
+            (.deadlineExceeded, .deadline), (.credentialRefreshFailed, .credentials),
+        ] {
+            let error = ServiceError(code: code, module: "FeedModule", operation: "timeline", message: "-")
+            #expect(UpstreamFailureKind(error) == kind)
+            #expect(kind.isRefusal == (code != .credentialRefreshFailed))
+        }
+        let wrapped = ServiceError(
+            code: .transport, module: "FeedModule", operation: "timeline", message: "-",
+            underlying: TransportError(.connectionClosed, "reset"))
+        #expect(UpstreamFailureKind(wrapped) == .reset)
     }
 }
