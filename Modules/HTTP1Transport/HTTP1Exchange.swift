@@ -23,8 +23,6 @@ final class HTTP1Exchange: @unchecked Sendable {
     var continuation: UnsafeContinuation<HTTPResponse, any Error>?
     /// The connection carrying it, once it has one.
     var connection: HTTP1Connection?
-    /// Whether it was already sent again on a fresh connection after a reused one had closed.
-    var retried = false
 
     init(bytes: [UInt8], target: HTTP1Target, method: HTTPMethod, timeout: Duration) {
         self.bytes = bytes

@@ -394,20 +394,20 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
         return true
     }
 
-    /// A connection failed or closed before its answer: a request that had not received a byte
-    /// on a reused connection (the peer closed it while it sat idle) goes once more on a fresh one.
+    /// A connection failed or closed before its answer: the request fails with
+    /// `connectionClosed`. It is never sent again here: whether it may be (and signed afresh) is
+    /// the caller's retry policy, which knows the case's retry class. A reused connection the
+    /// peer closed before any byte of the answer says so in the message.
     private func lost(_ connection: HTTP1Connection, _ message: String) {
         let exchange = connection.exchange
-        let retry = connection.hasAnswered && connection.received == 0
+        let reusedAndUnanswered = connection.hasAnswered && connection.received == 0
         close(connection)
         guard let exchange else { return }
         exchange.connection = nil
-        if retry, !exchange.retried, accepting {
-            exchange.retried = true
-            open(exchange)
-            return
-        }
-        finish(exchange, with: .failure(TransportError(.connectionClosed, "\(exchange.summary): \(message)")))
+        let detail =
+            reusedAndUnanswered
+            ? "the reused connection was closed by the peer before any byte of the answer (\(message))" : message
+        finish(exchange, with: .failure(TransportError(.connectionClosed, "\(exchange.summary): \(detail)")))
     }
 
     /// Puts a connection whose answer is complete back in the pool (still watched for reading).

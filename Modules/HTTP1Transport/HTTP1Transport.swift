@@ -36,9 +36,10 @@ public import ServiceCore
 /// it and a `Content-Length` for a body (and for `POST`, `PUT` and `PATCH` without one); no
 /// header is added beyond those. Interim 1xx answers are skipped, `HEAD` reads no body, a chunked
 /// or close-delimited body is read to its end, and redirects are returned as they are. A request
-/// that finds its reused connection closed by the peer before any byte of the answer arrived is
-/// sent once more on a fresh connection (as libcurl does); the answer to a request is never
-/// read from a connection twice.
+/// whose connection closes before its answer is complete, a reused one the peer closed while it
+/// sat idle included, fails with ``TransportError/Code-swift.struct/connectionClosed`` and is
+/// never sent again by the transport: the caller's retry policy (`RetryMiddleware`) decides from
+/// the case's retry class, and signs the new attempt afresh.
 public final class HTTP1Transport: Transport {
     /// The settings of the fast path.
     public let configuration: Configuration

@@ -10,8 +10,8 @@ import ServiceTesting
 import Synchronization
 import Testing
 
-/// The fast path's own behaviour: where requests go, keep-alive, the retry on a connection the
-/// peer closed, bodies framed every way HTTP/1.1 allows, limits and shutdown.
+/// The fast path's own behaviour: where requests go, keep-alive, a reused connection the peer
+/// closed (failed, left to the retry policy), bodies framed every way HTTP/1.1 allows, limits and shutdown.
 struct HTTP1TransportTests {
     /// Runs `body` on the thread of a loop of its own (so no other test's work delays it) with a
     /// transport built with that loop, whose fallback records its requests.
@@ -232,23 +232,63 @@ struct HTTP1TransportTests {
         }
     }
 
-    @Test func aReusedConnectionThePeerClosedIsReplacedOnce() async throws {
+    @Test func aReusedConnectionThePeerClosedFailsAndIsNotSentAgain() async throws {
         // Each connection answers one request, then reads the next and closes without a word:
-        // the second request finds its kept-alive connection dead and goes once more, on a new one.
+        // the second request finds its kept-alive connection dead. The transport does not send
+        // it again (only the caller's retry policy knows whether it may be).
         let script: [ScriptedSocketServer.Step] = [
             .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst"), .readRequest, .close,
         ]
         try await ScriptedSocketServer.withServer(script: script) { server in
-            let url = server.baseURL.appendingPathComponent("retry")
-            let bodies = try await onLoop { transport, _ in
-                var bodies: [String] = []
-                for _ in 0..<2 {
-                    bodies.append(String(decoding: try await transport.send(Self.get(url)).body, as: UTF8.self))
+            let url = server.baseURL.appendingPathComponent("reused")
+            let (first, failure) = try await onLoop { transport, _ -> (Int, TransportError?) in
+                let first = try await transport.send(Self.get(url)).status
+                do {
+                    _ = try await transport.send(Self.get(url))
+                    return (first, nil)
+                } catch let error as TransportError {
+                    return (first, error)
                 }
-                return bodies
             }
-            #expect(bodies == ["first", "first"])
-            #expect(server.connectionCount == 2)
+            #expect(first == 200)
+            #expect(failure?.code == .connectionClosed)
+            #expect(failure?.message.contains("reused connection was closed by the peer before any byte") == true)
+            #expect(server.connectionCount == 1)
+        }
+    }
+
+    @Test(arguments: [
+        (RequestPolicy.RetryClass.idempotent, false, true),
+        (.requiresIdempotencyKey, true, true),
+        (.requiresIdempotencyKey, false, false),
+        (.never, false, false),
+    ])
+    func theRetryPolicyResendsWhatItsClassAllowsOnAFreshConnection(
+        _ retryClass: RequestPolicy.RetryClass, _ withKey: Bool, _ resent: Bool
+    ) async throws {
+        let script: [ScriptedSocketServer.Step] = [
+            .readRequest, .send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"), .readRequest, .close,
+        ]
+        try await ScriptedSocketServer.withServer(script: script) { server in
+            let url = server.baseURL.appendingPathComponent("charges")
+            let retry = RetryMiddleware(settings: RetrySettings(baseDelay: .milliseconds(1)))
+            let context = MiddlewareContext(
+                module: "PaymentModule", operation: "createCharge", requestID: "r1",
+                policy: RequestPolicy(retry: retryClass), logger: Logger(label: "test"))
+            var headers = HTTPHeaders()
+            if withKey { headers.add(name: "Idempotency-Key", value: "k1") }
+            let request = HTTPRequest(
+                method: .post, url: url, headers: headers, body: Data("{}".utf8), timeout: .seconds(10))
+            let outcome = try await onLoop { transport, _ -> (first: Int, second: Int?) in
+                let first = try await transport.send(request).status
+                let second = try? await retry.intercept(request, context: context) { request, _ in
+                    try await transport.send(request)
+                }.status
+                return (first, second)
+            }
+            #expect(outcome.first == 200)
+            #expect(outcome.second == (resent ? 200 : nil))
+            #expect(server.connectionCount == (resent ? 2 : 1))
         }
     }
 

@@ -81,6 +81,10 @@ struct PaymentOutcomeTests {
         var configuration = UpstreamFailureTests.sandboxConfiguration()
         // One user makes all the payments, faster than a person would.
         configuration.rateLimits.payments = .none
+        // The daemon does not retry here, so that the client meets the unknown outcomes itself.
+        var payment = DaemonConfiguration.ModuleSettings()
+        payment.retryAttempts = 1
+        configuration.modules["PaymentModule"] = payment
         let daemon = try await UpstreamFailureTests.start(configuration)
         let sandbox = try #require(daemon.sandbox)
         let app = AppClient(baseURL: "http://127.0.0.1:\(daemon.port)")

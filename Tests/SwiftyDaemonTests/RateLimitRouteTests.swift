@@ -16,7 +16,7 @@ struct RateLimitRouteTests {
         MockTransport()
             .on(.operation("introspect", module: "UserModule"), .json(200, introspection))
             .on(.operation("wallet", module: "PaymentModule"), .json(200, wallet))
-            .on(.operation("createCharge", module: "PaymentModule"), .status(503))
+            .on(.operation("createCharge", module: "PaymentModule"), .status(422))
     }
 
     static func router(_ settings: RateLimitSettings, transport: MockTransport, clock: VirtualClock) throws -> Router {

@@ -15,12 +15,16 @@ struct AdminAPI {
         router.add("GET", "/livez") { _, _ in .text("ok\n") }
         let readiness = self.readiness
         router.add("GET", "/readyz") { _, _ in
-            switch readiness.state {
-            case .ready where readiness.isSaturated: .text(503, "at the connection limit\n")
-            case .ready: .text("ready\n")
-            case .starting: .text(503, "starting\n")
-            case .draining: .text(503, "draining\n")
-            }
+            var response: ServerResponse =
+                switch readiness.state {
+                case .ready where readiness.isSaturated: .text(503, "at the connection limit\n")
+                case .ready: .text("ready\n")
+                case .starting: .text(503, "starting\n")
+                case .draining: .text(503, "draining\n")
+                }
+            // Every 503 the daemon sends says when to ask again.
+            if response.status == 503 { response.headers.add(name: "Retry-After", value: "1") }
+            return response
         }
         let metrics = self.metrics
         router.add("GET", "/metrics") { _, _ in

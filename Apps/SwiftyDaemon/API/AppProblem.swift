@@ -6,17 +6,23 @@ import ServiceCore
 
 /// An RFC 9457 problem answer of the app API: a ``ProblemDetails`` with the request id
 /// (`requestId`) and, for a failed module call, the module (`module`) as extension members.
+///
+/// Every 503 and 429 carries `Retry-After` (``retryAfterSeconds``, 1 s unless known better), so
+/// a client knows when trying again makes sense.
 struct AppProblem: Error, Sendable {
     /// The document sent.
     var details: ProblemDetails
+    /// The `Retry-After` of a 503 or 429, in seconds.
+    var retryAfterSeconds: Int
 
-    init(_ status: Int, _ detail: String, module: String? = nil) {
+    init(_ status: Int, _ detail: String, module: String? = nil, retryAfterSeconds: Int = 1) {
         var extensions: [ProblemDetails.Extension] = []
         if let requestID = RequestTrace.current?.requestID {
             extensions.append(.init(name: "requestId", value: requestID))
         }
         if let module { extensions.append(.init(name: "module", value: module)) }
         details = ProblemDetails(status: status, detail: detail, extensions: extensions)
+        self.retryAfterSeconds = max(1, retryAfterSeconds)
     }
 
     /// The HTTP status.
@@ -28,7 +34,17 @@ struct AppProblem: Error, Sendable {
 
     var response: ServerResponse {
         let body = (try? StreamingJSONEncoder().encode(details)) ?? Data("{}".utf8)
-        return ServerResponse(status: status, headers: ["Content-Type": "application/problem+json"], body: body)
+        var response = ServerResponse(
+            status: status, headers: ["Content-Type": "application/problem+json"], body: body)
+        if status == 503 || status == 429 {
+            response.headers.add(name: "Retry-After", value: String(retryAfterSeconds))
+        }
+        return response
+    }
+
+    /// The answer when ``DaemonConfiguration/maxInFlight`` app requests are in flight already.
+    static func shed(limit: Int) -> AppProblem {
+        AppProblem(503, "The service is handling \(limit) requests, its limit; retry shortly.")
     }
 
     /// The app-facing answer for a failed module call.
@@ -36,8 +52,9 @@ struct AppProblem: Error, Sendable {
     /// Input the module refused is the client's mistake (400); an upstream's own 4xx answers
     /// about the resource (404, 409, 422, 402) pass through with its detail; everything else is
     /// the upstream's fault: a bad answer (5xx, 401/403 from a signature problem, undecodable
-    /// body) is 502, a refused or reset connection 503, a timeout 504. The upstream's raw body
-    /// is never copied.
+    /// body) is 502, a refused or reset connection 503, a timeout or a spent request deadline 504.
+    /// A module whose circuit breaker is open or whose concurrency limit is reached answers 503
+    /// with the `Retry-After` it gave, naming the module. The upstream's raw body is never copied.
     static func forUpstream(_ error: any Error) -> AppProblem {
         guard let error = error as? ServiceError else {
             return AppProblem(502, "An upstream call failed.")
@@ -48,6 +65,19 @@ struct AppProblem: Error, Sendable {
             return AppProblem(400, error.message, module: module)
         case .timeout:
             return AppProblem(504, "The \(module) upstream did not answer in time.", module: module)
+        case .deadlineExceeded:
+            return AppProblem(
+                504, "The request's deadline passed before the \(module) upstream answered.", module: module)
+        case .circuitOpen:
+            let rejection = error.underlying as? ResilienceRejection
+            return AppProblem(
+                503, "The \(module) upstream is failing; calls to it are paused (circuit open).", module: module,
+                retryAfterSeconds: rejection?.retryAfterSeconds ?? 1)
+        case .overloaded:
+            let rejection = error.underlying as? ResilienceRejection
+            return AppProblem(
+                503, "The \(module) upstream has as many calls in flight as it may take; retry shortly.",
+                module: module, retryAfterSeconds: rejection?.retryAfterSeconds ?? 1)
         case .cancelled:
             return AppProblem(503, "The request was cancelled.", module: module)
         case .transport:
@@ -68,7 +98,9 @@ struct AppProblem: Error, Sendable {
                 )
             }
             if status == 503 || status == 429 {
-                return AppProblem(503, "The \(module) upstream is unavailable.", module: module)
+                return AppProblem(
+                    503, "The \(module) upstream is unavailable.", module: module,
+                    retryAfterSeconds: upstreamRetryAfter(error))
             }
             return AppProblem(502, "The \(module) upstream gave a bad answer (HTTP \(status)).", module: module)
         case .credentialRefreshFailed:
@@ -76,6 +108,15 @@ struct AppProblem: Error, Sendable {
         default:
             return AppProblem(502, "The \(module) upstream gave an answer that could not be read.", module: module)
         }
+    }
+
+    /// The upstream's own `Retry-After` in whole seconds, capped at a minute; 1 when it gave none.
+    private static func upstreamRetryAfter(_ error: ServiceError) -> Int {
+        guard let field = error.response?.headers["Retry-After"],
+            let wait = RetryAfter.parse(field, now: Date())
+        else { return 1 }
+        let (seconds, attoseconds) = wait.components
+        return min(60, max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0)))
     }
 
     /// The `detail` of the upstream's problem envelope, if it decoded as one.

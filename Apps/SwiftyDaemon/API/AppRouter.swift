@@ -14,16 +14,25 @@ struct AppRouter {
     let accessLog: Logger
     /// The proxies whose `Forwarded` / `X-Forwarded-For` are believed (``ClientAddress``).
     let trustedProxies: Set<String>
+    /// The most requests handled at once; past it a request is answered 503 at once.
+    let maxInFlight: Int
+    /// Each request's deadline, shared by all its upstream calls (``RequestDeadline``).
+    let requestDeadline: Duration
     /// The access log's lines, batched per loop turn, when they can go to its handler directly
     /// (``AccessLogLine``).
     private let accessLogBatch: AccessLogBatch?
 
-    /// - Parameter eventLoops: The app server's loops, whose access-log lines are batched per turn.
+    /// - Parameters:
+    ///   - eventLoops: The app server's loops, whose access-log lines are batched per turn.
+    ///   - maxInFlight: The most requests handled at once.
+    ///   - requestDeadline: Each request's deadline over all its upstream calls.
     init(
         api: AppAPI, metrics: Metrics, accessLog: Logger, eventLoops: EventLoopGroup? = nil,
-        trustedProxies: Set<String> = []
+        trustedProxies: Set<String> = [], maxInFlight: Int = 512, requestDeadline: Duration = .seconds(10)
     ) {
         self.trustedProxies = trustedProxies
+        self.maxInFlight = maxInFlight
+        self.requestDeadline = requestDeadline
         self.api = api
         self.metrics = metrics
         self.accessLog = accessLog
@@ -33,21 +42,36 @@ struct AppRouter {
     }
 
     /// The server's handler: the router, wrapped so that every request (matched or not) gets
-    /// a request id, a trace of its upstream calls, metrics under its route pattern and one
-    /// access-log line.
+    /// a request id, a trace of its upstream calls, its deadline, metrics under its route pattern
+    /// and one access-log line.
+    ///
+    /// Past ``maxInFlight`` requests in flight, a request is answered 503 with `Retry-After` at
+    /// once (route `shed`): one atomic add tells, no lock and no queue.
     func makeHandler() -> @Sendable (ServerRequest) async -> ServerResponse {
         let router = api.makeRouter()
         let metrics = self.metrics
         let accessLog = self.accessLog
         let accessLogBatch = self.accessLogBatch
         let trustedProxies = self.trustedProxies
+        let maxInFlight = self.maxInFlight
+        let requestDeadline = self.requestDeadline
+        let clock = MonotonicClock()
         return { request in
             let trace = RequestTrace(requestID: Self.requestID(for: request))
             return await RequestTrace.$current.withValue(trace) {
                 let start = ContinuousClock.now
-                metrics.inFlight.add(1, ordering: .relaxed)
-                var response = await router.handle(request)
-                metrics.inFlight.subtract(1, ordering: .relaxed)
+                var response: ServerResponse
+                if metrics.inFlight.wrappingAdd(1, ordering: .relaxed).newValue > maxInFlight {
+                    metrics.inFlight.subtract(1, ordering: .relaxed)
+                    metrics.shed.increment([])
+                    trace.matched("shed")
+                    response = AppProblem.shed(limit: maxInFlight).response
+                } else {
+                    response = await RequestDeadline.run(within: requestDeadline, clock: clock) {
+                        await router.handle(request)
+                    }
+                    metrics.inFlight.subtract(1, ordering: .relaxed)
+                }
                 response.headers.add(name: "X-Request-ID", value: trace.requestID)
                 Self.finish(
                     request, response, route: trace.route ?? "unmatched", trace: trace, start: start,

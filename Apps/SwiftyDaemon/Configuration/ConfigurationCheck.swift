@@ -38,6 +38,12 @@ enum ConfigurationCheck {
         if !(configuration.tokenCacheSeconds >= 0 && configuration.tokenCacheSeconds <= 3600) {
             problems.append("tokenCacheSeconds \(configuration.tokenCacheSeconds) is not 0-3600")
         }
+        if !(1...600_000).contains(configuration.requestDeadlineMilliseconds) {
+            problems.append("requestDeadlineMilliseconds \(configuration.requestDeadlineMilliseconds) is not 1-600000")
+        }
+        if !(1...1_000_000).contains(configuration.maxInFlight) {
+            problems.append("maxInFlight \(configuration.maxInFlight) is not 1-1000000")
+        }
         if LogSetup.level(configuration.logging.level) == nil {
             problems.append(
                 "logging.level \"\(configuration.logging.level)\" is not one of trace, debug, info, notice, warning, error, critical"
@@ -72,6 +78,7 @@ enum ConfigurationCheck {
                 problems.append("modules.\(name).timeoutMilliseconds \(timeout) is not 1-600000")
             }
             problems += settings.credentials?.problems(prefix: "modules.\(name).credentials") ?? []
+            problems += settings.resilienceProblems(prefix: "modules.\(name)")
         }
         if configuration.mode == .live {
             do {

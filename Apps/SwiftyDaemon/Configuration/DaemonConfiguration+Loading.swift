@@ -26,7 +26,38 @@ extension DaemonConfiguration {
         if let host = arguments.host { configuration.host = host }
         if let port = arguments.port { configuration.port = port }
         if let adminPort = arguments.adminPort { configuration.adminPort = adminPort }
+        if let deadline = arguments.requestDeadlineMilliseconds {
+            configuration.requestDeadlineMilliseconds = deadline
+        }
+        if let maxInFlight = arguments.maxInFlight { configuration.maxInFlight = maxInFlight }
+        for setting in arguments.moduleSettings {
+            try configuration.apply(moduleSetting: setting)
+        }
         return configuration
+    }
+
+    /// Applies one `--module Name.field=value` flag.
+    mutating func apply(moduleSetting setting: String) throws(LoadError) {
+        let flag = "--module \(setting)"
+        guard let dot = setting.firstIndex(of: "."), let equals = setting.firstIndex(of: "="), dot < equals else {
+            throw LoadError(message: "\(flag): expected Name.field=value")
+        }
+        let module = String(setting[..<dot])
+        let field = String(setting[setting.index(after: dot)..<equals])
+        let text = String(setting[setting.index(after: equals)...])
+        guard FeatureModuleRegistry.module(named: module) != nil else {
+            let known = FeatureModuleRegistry.modules.map { $0.name }.sorted().joined(separator: ", ")
+            throw LoadError(message: "\(flag): \(module) is not a registered module (known: \(known))")
+        }
+        var settings = modules[module] ?? ModuleSettings()
+        if let expected = settings.setResilienceField(field, from: text) {
+            let fields = ModuleSettings.resilienceFields.joined(separator: ", ")
+            throw LoadError(
+                message: expected == "a known field"
+                    ? "\(flag): \(field) is not a resilience field (known: \(fields))"
+                    : "\(flag): \"\(text)\" is not \(expected)")
+        }
+        modules[module] = settings
     }
 
     /// Reads and decodes a JSON configuration file.
@@ -94,6 +125,8 @@ extension DaemonConfiguration {
         if let text = environment["SWIFTY_TRUSTED_PROXIES"] {
             trustedProxies = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
+        if let value = try integer("SWIFTY_REQUEST_DEADLINE_MS") { requestDeadlineMilliseconds = value }
+        if let value = try integer("SWIFTY_MAX_IN_FLIGHT") { maxInFlight = value }
         if let text = environment["SWIFTY_DRAIN_DELAY_SECONDS"] {
             guard let value = Double(text) else {
                 throw LoadError(message: "SWIFTY_DRAIN_DELAY_SECONDS=\"\(text)\" is not a number")
@@ -126,6 +159,14 @@ extension DaemonConfiguration {
             }
             if let value = try integer(prefix + "TIMEOUT_MS") {
                 settings.timeoutMilliseconds = value
+                changed = true
+            }
+            for field in ModuleSettings.resilienceFields {
+                let name = prefix + ModuleSettings.environmentName(of: field)
+                guard let text = environment[name] else { continue }
+                if let expected = settings.setResilienceField(field, from: text) {
+                    throw LoadError(message: "\(name)=\"\(text)\" is not \(expected)")
+                }
                 changed = true
             }
             if changed { modules[module] = settings }

@@ -92,6 +92,31 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         public var timeoutMilliseconds: Int?
         /// The upstream's bearer credentials (``ModuleCredentials``); none when `nil`.
         public var credentials: ModuleCredentials?
+        /// Attempts per call, the first included; 3 when `nil` (1 turns retries off).
+        public var retryAttempts: Int?
+        /// The backoff before the first retry, doubled for each later one, in milliseconds; 100
+        /// when `nil`.
+        public var retryBaseDelayMilliseconds: Int?
+        /// The largest backoff, in milliseconds; 2000 when `nil`.
+        public var retryMaxDelayMilliseconds: Int?
+        /// The share of recent first attempts that may be retried; 0.2 when `nil`.
+        public var retryBudgetRatio: Double?
+        /// Retries allowed per second whatever the traffic; 1 when `nil`.
+        public var retryBudgetFloorPerSecond: Double?
+        /// The share of failed calls in the breaker's window that opens it; 0.5 when `nil`.
+        public var breakerFailureRatio: Double?
+        /// How far back the breaker counts calls, in milliseconds; 10000 when `nil`.
+        public var breakerWindowMilliseconds: Int?
+        /// The fewest calls in the window before the ratio counts; 20 when `nil`.
+        public var breakerMinimumCalls: Int?
+        /// How long an open breaker fails calls fast before letting a probe through, in
+        /// milliseconds; 5000 when `nil`.
+        public var breakerOpenMilliseconds: Int?
+        /// The most calls of the module in flight; 64 when `nil`.
+        public var concurrencyLimit: Int?
+        /// Whether concurrent identical reads by one user share one upstream call; `true` when
+        /// `nil`.
+        public var singleFlight: Bool?
 
         /// Creates empty settings (every field defaulted).
         public init(
@@ -110,6 +135,10 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
 
         private enum CodingKeys: String, CodingKey, CaseIterable {
             case baseURL, keyID, keyFile, transport, timeoutMilliseconds, credentials
+            case retryAttempts, retryBaseDelayMilliseconds, retryMaxDelayMilliseconds
+            case retryBudgetRatio, retryBudgetFloorPerSecond
+            case breakerFailureRatio, breakerWindowMilliseconds, breakerMinimumCalls, breakerOpenMilliseconds
+            case concurrencyLimit, singleFlight
         }
 
         /// Decodes the settings, rejecting unknown fields.
@@ -122,6 +151,17 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
             transport = try container.decodeIfPresent(TransportKind.self, forKey: .transport)
             timeoutMilliseconds = try container.decodeIfPresent(Int.self, forKey: .timeoutMilliseconds)
             credentials = try container.decodeIfPresent(ModuleCredentials.self, forKey: .credentials)
+            retryAttempts = try container.decodeIfPresent(Int.self, forKey: .retryAttempts)
+            retryBaseDelayMilliseconds = try container.decodeIfPresent(Int.self, forKey: .retryBaseDelayMilliseconds)
+            retryMaxDelayMilliseconds = try container.decodeIfPresent(Int.self, forKey: .retryMaxDelayMilliseconds)
+            retryBudgetRatio = try container.decodeIfPresent(Double.self, forKey: .retryBudgetRatio)
+            retryBudgetFloorPerSecond = try container.decodeIfPresent(Double.self, forKey: .retryBudgetFloorPerSecond)
+            breakerFailureRatio = try container.decodeIfPresent(Double.self, forKey: .breakerFailureRatio)
+            breakerWindowMilliseconds = try container.decodeIfPresent(Int.self, forKey: .breakerWindowMilliseconds)
+            breakerMinimumCalls = try container.decodeIfPresent(Int.self, forKey: .breakerMinimumCalls)
+            breakerOpenMilliseconds = try container.decodeIfPresent(Int.self, forKey: .breakerOpenMilliseconds)
+            concurrencyLimit = try container.decodeIfPresent(Int.self, forKey: .concurrencyLimit)
+            singleFlight = try container.decodeIfPresent(Bool.self, forKey: .singleFlight)
         }
     }
 
@@ -156,6 +196,12 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
     public var trustedProxies: [String] = []
     /// How long an introspected bearer token is trusted before it is checked again, in seconds.
     public var tokenCacheSeconds: Double = 30
+    /// The deadline of one app request, shared by every upstream call it makes and all their
+    /// attempts, in milliseconds; past it the request answers 504.
+    public var requestDeadlineMilliseconds: Int = 10_000
+    /// The most app requests handled at once; past it a request is answered 503 with
+    /// `Retry-After` at once instead of waiting.
+    public var maxInFlight: Int = 512
     /// Log settings.
     public var logging = Logging()
     /// Sandbox fault injection.
@@ -172,6 +218,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         case mode, host, port, adminHost, adminPort, threads, maxBodyBytes, maxHeaderBytes, drainSeconds
         case drainDelaySeconds
         case tokenCacheSeconds, trustedProxies
+        case requestDeadlineMilliseconds, maxInFlight
         case logging, sandbox, modules, rateLimits
     }
 
@@ -197,6 +244,10 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
             try container.decodeIfPresent([String].self, forKey: .trustedProxies) ?? defaults.trustedProxies
         tokenCacheSeconds =
             try container.decodeIfPresent(Double.self, forKey: .tokenCacheSeconds) ?? defaults.tokenCacheSeconds
+        requestDeadlineMilliseconds =
+            try container.decodeIfPresent(Int.self, forKey: .requestDeadlineMilliseconds)
+            ?? defaults.requestDeadlineMilliseconds
+        maxInFlight = try container.decodeIfPresent(Int.self, forKey: .maxInFlight) ?? defaults.maxInFlight
         logging = try container.decodeIfPresent(Logging.self, forKey: .logging) ?? defaults.logging
         sandbox = try container.decodeIfPresent(Sandbox.self, forKey: .sandbox) ?? defaults.sandbox
         modules = try container.decodeIfPresent([String: ModuleSettings].self, forKey: .modules) ?? [:]

@@ -4,13 +4,15 @@ import SandboxUpstreams
 import ServiceCore
 
 /// How the daemon reaches one feature module's domain: where, with which key, over which
-/// transport, within which timeout. Resolved at start-up from the sandbox or the configuration.
+/// transport, within which timeout, with which resilience settings. Resolved at start-up from the sandbox or the configuration.
 struct UpstreamBinding: Sendable {
     var module: String
     var baseURL: String
     var key: SigningKey
     var transport: DaemonConfiguration.TransportKind
     var timeout: Duration
+    /// Retries, budget, breaker, concurrency limit and single-flight of the module's calls.
+    var resilience = ResilienceSettings()
 
     /// The transport the module's calls go through: `auto` is `http1` for a cleartext `http`
     /// base URL and `curl` for anything else.
@@ -63,7 +65,8 @@ extension UpstreamBinding {
                     baseURL: baseURL,
                     key: key,
                     transport: settings.transport ?? .auto,
-                    timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? defaultTimeout
+                    timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? defaultTimeout,
+                    resilience: settings.resilience
                 )
             } catch {
                 problems.append("\(prefix).keyFile: \(error)")

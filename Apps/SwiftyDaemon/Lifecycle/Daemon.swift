@@ -142,7 +142,8 @@ public final class Daemon: Sendable {
             accessLog.logLevel = logger.logLevel
             let appRouter = AppRouter(
                 api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops,
-                trustedProxies: Set(configuration.trustedProxies))
+                trustedProxies: Set(configuration.trustedProxies), maxInFlight: configuration.maxInFlight,
+                requestDeadline: .milliseconds(configuration.requestDeadlineMilliseconds))
             let appServer = HTTPServer(
                 configuration: .init(
                     host: configuration.host,

@@ -70,7 +70,8 @@ public final class SandboxRuntime: LifecycleService {
                 baseURL: baseURL,
                 key: key,
                 transport: settings.transport ?? .auto,
-                timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? UpstreamBinding.defaultTimeout
+                timeout: settings.timeoutMilliseconds.map { .milliseconds($0) } ?? UpstreamBinding.defaultTimeout,
+                resilience: settings.resilience
             )
         }
         return bindings

@@ -1,7 +1,9 @@
 import HTTPTypes
 import ServiceCore
 
-/// Caps each attempt's timeout at the module's configured one.
+/// Caps each attempt's timeout at the module's configured one; it sits inside the retries, so a
+/// retried attempt (whose timeout the retry middleware sets from the case and the deadline) is
+/// capped too.
 struct UpstreamTimeoutMiddleware: Middleware {
     let timeout: Duration
 

@@ -2,7 +2,7 @@ import AppLogging
 import Foundation
 
 /// What one access-log line says about a request: its id, method, route pattern, status,
-/// duration and upstream calls.
+/// duration and upstream calls (each with its attempts).
 ///
 /// It goes out either as a `Logger` record (``metadata``) or, when the access log writes JSON
 /// lines to a stream and nothing else shapes them, as the same bytes written directly
@@ -30,6 +30,7 @@ struct AccessLogLine {
             "upstream": .array(
                 upstream.map { call in
                     .dictionary([
+                        "attempts": .string(String(call.attempts)),
                         "module": .string(call.module), "operation": .string(call.operation),
                         "outcome": .string(call.outcome), "ms": .string(String(call.milliseconds)),
                     ])
@@ -54,6 +55,7 @@ struct AccessLogLine {
         line.openArray("upstream")
         for call in upstream {
             line.openObject()
+            line.member("attempts", String(call.attempts))
             line.member("module", call.module)
             line.member("ms", String(call.milliseconds))
             line.member("operation", call.operation)

@@ -43,11 +43,32 @@ public final class Metrics: Sendable {
         labels: ["module"],
         buckets: latencyBuckets
     )
-    /// Upstream errors by module and kind (`timeout`, `refused`, `bad_answer`, ...).
+    /// Upstream errors by module and kind: each failed attempt (`unavailable`, `rate_limited`,
+    /// `server_error`, `refused`, `reset`, `timeout`, ...) and each call refused before it was
+    /// sent (`circuit_open`, `overloaded`, `deadline`); see ``UpstreamFailureKind``.
     public let upstreamErrors = CounterFamily(
         name: "swiftyd_upstream_errors_total",
-        help: "Upstream errors by module and kind.",
+        help: "Upstream errors by module and kind: failed attempts and calls refused before sending.",
         labels: ["module", "kind"]
+    )
+    /// Upstream attempts by module: first attempts and retries.
+    public let upstreamAttempts = CounterFamily(
+        name: "swiftyd_upstream_attempts_total",
+        help: "Upstream attempts by module, retries included.",
+        labels: ["module"]
+    )
+    /// Upstream retries by module: attempts after a call's first.
+    public let upstreamRetries = CounterFamily(
+        name: "swiftyd_upstream_retries_total",
+        help: "Upstream attempts after a call's first, by module.",
+        labels: ["module"]
+    )
+    /// App requests answered 503 at once because ``DaemonConfiguration/maxInFlight`` were in
+    /// flight.
+    public let shed = CounterFamily(
+        name: "swiftyd_http_requests_shed_total",
+        help: "App requests answered 503 at once because the in-flight limit was reached.",
+        labels: []
     )
 
     /// App API requests being handled now.
@@ -56,6 +77,8 @@ public final class Metrics: Sendable {
     /// Counters kept by the transports: requests a transport handed to its fallback, by
     /// transport and reason; each source is read when the metrics are rendered.
     private let fallbackSources = Mutex<[(transport: String, read: @Sendable () -> [(reason: String, count: Int)])]>([])
+    /// Each module's breakers and bulkhead, read when the metrics are rendered.
+    private let resilienceSources = Mutex<[(module: String, read: @Sendable () -> ResilienceGauges)]>([])
 
     /// Creates empty metrics.
     public init() {}
@@ -71,8 +94,40 @@ public final class Metrics: Sendable {
         upstreamCalls.render(into: &text)
         upstreamDuration.render(into: &text)
         upstreamErrors.render(into: &text)
+        upstreamAttempts.render(into: &text)
+        upstreamRetries.render(into: &text)
+        shed.render(into: &text)
         renderFallbacks(into: &text)
+        renderResilience(into: &text)
         return text
+    }
+
+    /// Shows a module's breakers as `swiftyd_upstream_circuit_state{module,host}` (0 closed,
+    /// 1 half-open, 2 open) and its calls in flight as `swiftyd_upstream_in_flight{module}`;
+    /// `read` is called at each render.
+    public func addResilienceSource(module: String, _ read: @escaping @Sendable () -> ResilienceGauges) {
+        resilienceSources.withLock { $0.append((module, read)) }
+    }
+
+    private func renderResilience(into text: inout String) {
+        let sources = resilienceSources.withLock { $0 }.sorted { $0.module < $1.module }
+        let readings = sources.map { ($0.module, $0.read()) }
+        let state = "swiftyd_upstream_circuit_state"
+        text += "# HELP \(state) Circuit breaker state per module host: 0 closed, 1 half-open, 2 open.\n"
+        text += "# TYPE \(state) gauge\n"
+        for (module, gauges) in readings {
+            for breaker in gauges.breakers {
+                text +=
+                    state + PrometheusText.labels(["module", "host"], [module, breaker.host])
+                    + " \(ResilienceGauges.value(ofBreakerState: breaker.state))\n"
+            }
+        }
+        let inFlight = "swiftyd_upstream_in_flight"
+        text += "# HELP \(inFlight) Upstream calls in flight per module (its concurrency limit's count).\n"
+        text += "# TYPE \(inFlight) gauge\n"
+        for (module, gauges) in readings {
+            text += inFlight + PrometheusText.labels(["module"], [module]) + " \(gauges.inFlight)\n"
+        }
     }
 
     /// Shows the requests `transport` handed to its fallback, by reason, as

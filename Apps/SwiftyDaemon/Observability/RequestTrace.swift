@@ -7,6 +7,9 @@ final class RequestTrace: Sendable {
         var module: String
         var operation: String
         var outcome: String
+        /// Attempts that reached the transport: more than 1 when retried, 0 when the answer of
+        /// an identical read in flight was shared.
+        var attempts: Int = 1
         var milliseconds: Int
     }
 

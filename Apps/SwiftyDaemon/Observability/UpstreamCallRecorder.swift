@@ -1,8 +1,13 @@
 import HTTPTypes
 import ServiceCore
 
-/// Records every upstream attempt in the metrics and in the app request's trace: module,
-/// operation, outcome (`2xx`-`5xx` class or an error kind) and duration.
+/// Records every upstream call (outermost in the chain, so once per call however often it was
+/// retried) in the metrics and in the app request's trace: module, operation, outcome (the
+/// status or an error kind), attempts and duration.
+///
+/// A call answered by another caller's identical read (single-flight) shows 0 attempts. A call
+/// refused before it was sent (circuit open, concurrency limit, deadline) is counted as an
+/// upstream error of that kind here; failed attempts are counted by ``UpstreamAttemptRecorder``.
 struct UpstreamCallRecorder: Middleware {
     let metrics: Metrics
 
@@ -17,13 +22,17 @@ struct UpstreamCallRecorder: Middleware {
         defer {
             let elapsed = clock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let attempts = context.attempts?.value ?? 0
             metrics.upstreamCalls.increment([context.module, context.operation, outcome])
             metrics.upstreamDuration.observe([context.module], seconds)
+            if attempts > 0 { metrics.upstreamAttempts.increment([context.module], by: Double(attempts)) }
+            if attempts > 1 { metrics.upstreamRetries.increment([context.module], by: Double(attempts - 1)) }
             RequestTrace.current?.record(
                 .init(
                     module: context.module,
                     operation: context.operation,
                     outcome: outcome,
+                    attempts: attempts,
                     milliseconds: Int((seconds * 1000).rounded())
                 )
             )
@@ -31,34 +40,12 @@ struct UpstreamCallRecorder: Middleware {
         do {
             let response = try await next(request, context)
             outcome = String(response.status)
-            if response.status >= 500 { metrics.upstreamErrors.increment([context.module, "bad_answer"]) }
             return response
         } catch {
             let kind = UpstreamFailureKind(error)
             outcome = kind.rawValue
-            metrics.upstreamErrors.increment([context.module, kind.rawValue])
+            if kind.isRefusal { metrics.upstreamErrors.increment([context.module, kind.rawValue]) }
             throw error
-        }
-    }
-}
-
-/// How an upstream call failed, as metrics and logs name it.
-enum UpstreamFailureKind: String {
-    case timeout
-    case refused
-    case reset
-    case cancelled
-    case tooLarge = "too_large"
-    case other
-
-    init(_ error: any Error) {
-        switch (error as? TransportError)?.code {
-        case .timedOut?: self = .timeout
-        case .connectionFailed?: self = .refused
-        case .connectionClosed?: self = .reset
-        case .cancelled?: self = .cancelled
-        case .responseTooLarge?: self = .tooLarge
-        default: self = error is CancellationError ? .cancelled : .other
         }
     }
 }

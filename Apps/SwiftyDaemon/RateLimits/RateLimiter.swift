@@ -59,11 +59,11 @@ final class RateLimiter: Sendable {
             var problem = AppProblem(
                 429,
                 "Too many requests from \(who) (\(policy.quota) per \(policy.window.components.seconds) s); "
-                    + "retry after \(seconds) s."
+                    + "retry after \(seconds) s.",
+                retryAfterSeconds: Int(seconds)
             )
             problem.details.code = "rate_limited"
-            return .refused(
-                AppProblemResponse(problem: problem, extraHeaders: fields + [("Retry-After", "\(seconds)")]))
+            return .refused(AppProblemResponse(problem: problem, extraHeaders: fields))
         }
         return .allowed(fields: fields)
     }

@@ -1,5 +1,6 @@
 import HTTPServer
 import HTTPTypes
+import ServiceCore
 
 /// The app API's routes as the route groups add them: every route names its pattern in the
 /// request's trace (for metrics and the access log), authenticates the caller, and turns a
@@ -64,7 +65,10 @@ struct AppRoutes {
                 }
                 var response: ServerResponse
                 do {
-                    response = try await handler(AppCall(request: request, parameters: parameters, user: user))
+                    // The acting user keys shared identical reads (single-flight) to this user.
+                    response = try await ActingUser.$id.withValue(user) {
+                        try await handler(AppCall(request: request, parameters: parameters, user: user))
+                    }
                 } catch let problem as AppProblemResponse {
                     response = problem.response
                 } catch {

@@ -69,6 +69,9 @@ extension ServerResponse {
     }
 
     /// An `application/problem+json` response (RFC 9457) from a problem document.
+    ///
+    /// A 503 or 429 without a `Retry-After` in `headers` gets `Retry-After: 1`, so a client always
+    /// learns when trying again makes sense.
     /// - Parameters:
     ///   - details: The problem document; its `status` is the response status (500 when absent).
     ///   - headers: Further header fields, such as `Retry-After` or `Allow`.
@@ -76,6 +79,9 @@ extension ServerResponse {
         let body = (try? SortedKeysJSONEncoder().encode(details)) ?? Data("{}".utf8)
         var fields: ServerHeaders = ["Content-Type": "application/problem+json"]
         for field in headers { fields.add(name: field.name, value: field.value) }
+        if details.status == 503 || details.status == 429, !fields.contains("Retry-After") {
+            fields.add(name: "Retry-After", value: "1")
+        }
         return ServerResponse(
             status: details.status ?? 500,
             headers: fields,
