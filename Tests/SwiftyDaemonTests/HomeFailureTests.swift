@@ -56,7 +56,7 @@ struct HomeFailureTests {
         try sandbox.setFaults(FaultSettings(latency: .milliseconds(1500)))
         let home = try await app.get("/v1/home")
         #expect(home.status == 504)
-        #expect(home.json?["code"] as? String == "deadline_exceeded")
+        #expect(home.json?["code"] as? String == "upstream_timeout")
         #expect(home.headers["Retry-After"] == nil)
         #expect(home.json?["modules"] as? String == "UserModule,FeedModule,PaymentModule")
         // One part unavailable, two too slow: unavailable is the most telling.

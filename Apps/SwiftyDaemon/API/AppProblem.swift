@@ -15,14 +15,34 @@ struct AppProblem: Error, Sendable {
     /// The `Retry-After` of a 503 or 429, in seconds.
     var retryAfterSeconds: Int
 
-    init(_ status: Int, _ detail: String, module: String? = nil, retryAfterSeconds: Int = 1) {
+    /// - Parameter code: The stable code (`docs/openapi.json` lists each status's); by default
+    ///   the status's general one (``defaultCode(for:)``).
+    init(_ status: Int, _ detail: String, code: String? = nil, module: String? = nil, retryAfterSeconds: Int = 1) {
         var extensions: [ProblemDetails.Extension] = []
         if let requestID = RequestTrace.current?.requestID {
             extensions.append(.init(name: "requestId", value: requestID))
         }
         if let module { extensions.append(.init(name: "module", value: module)) }
-        details = ProblemDetails(status: status, detail: detail, extensions: extensions)
+        details = ProblemDetails(
+            status: status, detail: detail, code: code ?? Self.defaultCode(for: status), extensions: extensions)
         self.retryAfterSeconds = max(1, retryAfterSeconds)
+    }
+
+    /// The general code of a status, for problems without a more precise one.
+    static func defaultCode(for status: Int) -> String {
+        switch status {
+        case 400: "invalid_request"
+        case 401: "unauthorized"
+        case 404: "not_found"
+        case 409: "conflict"
+        case 415: "unsupported_media_type"
+        case 422: "unprocessable"
+        case 429: "rate_limited"
+        case 502: "upstream_bad_answer"
+        case 503: "upstream_unavailable"
+        case 504: "deadline_exceeded"
+        default: status >= 500 ? "internal_error" : "invalid_request"
+        }
     }
 
     /// The HTTP status.
@@ -44,7 +64,7 @@ struct AppProblem: Error, Sendable {
 
     /// The answer when ``DaemonConfiguration/maxInFlight`` app requests are in flight already.
     static func shed(limit: Int) -> AppProblem {
-        AppProblem(503, "The service is handling \(limit) requests, its limit; retry shortly.")
+        AppProblem(503, "The service is handling \(limit) requests, its limit; retry shortly.", code: "overloaded")
     }
 
     /// The app-facing answer for a failed module call.
@@ -64,20 +84,22 @@ struct AppProblem: Error, Sendable {
         case .invalidRequest:
             return AppProblem(400, error.message, module: module)
         case .timeout:
-            return AppProblem(504, "The \(module) upstream did not answer in time.", module: module)
+            return AppProblem(
+                504, "The \(module) upstream did not answer in time.", code: "upstream_timeout", module: module)
         case .deadlineExceeded:
             return AppProblem(
                 504, "The request's deadline passed before the \(module) upstream answered.", module: module)
         case .circuitOpen:
             let rejection = error.underlying as? ResilienceRejection
             return AppProblem(
-                503, "The \(module) upstream is failing; calls to it are paused (circuit open).", module: module,
+                503, "The \(module) upstream is failing; calls to it are paused (circuit open).", code: "circuit_open",
+                module: module,
                 retryAfterSeconds: rejection?.retryAfterSeconds ?? 1)
         case .overloaded:
             let rejection = error.underlying as? ResilienceRejection
             return AppProblem(
                 503, "The \(module) upstream has as many calls in flight as it may take; retry shortly.",
-                module: module, retryAfterSeconds: rejection?.retryAfterSeconds ?? 1)
+                code: "overloaded", module: module, retryAfterSeconds: rejection?.retryAfterSeconds ?? 1)
         case .cancelled:
             return AppProblem(503, "The request was cancelled.", module: module)
         case .transport:
@@ -90,10 +112,12 @@ struct AppProblem: Error, Sendable {
         case .unacceptableStatus:
             let status = error.response?.status ?? 502
             if [400, 404, 409, 422, 402].contains(status) {
-                let envelopeDetail = upstreamDetail(error)
+                // The upstream's own code says what about the resource (user_not_found, insufficient_funds).
+                let envelope = error.envelope(as: ProblemDetails.self)
                 return AppProblem(
                     status == 400 ? 422 : status,
-                    envelopeDetail ?? "The \(module) upstream answered \(status).",
+                    envelope?.detail ?? "The \(module) upstream answered \(status).",
+                    code: envelope?.code,
                     module: module
                 )
             }
@@ -104,7 +128,9 @@ struct AppProblem: Error, Sendable {
             }
             return AppProblem(502, "The \(module) upstream gave a bad answer (HTTP \(status)).", module: module)
         case .credentialRefreshFailed:
-            return AppProblem(502, "The \(module) upstream's access token could not be obtained.", module: module)
+            return AppProblem(
+                502, "The \(module) upstream's access token could not be obtained.", code: "credentials_unavailable",
+                module: module)
         default:
             return AppProblem(502, "The \(module) upstream gave an answer that could not be read.", module: module)
         }
@@ -117,10 +143,5 @@ struct AppProblem: Error, Sendable {
         else { return 1 }
         let (seconds, attoseconds) = wait.components
         return min(60, max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0)))
-    }
-
-    /// The `detail` of the upstream's problem envelope, if it decoded as one.
-    private static func upstreamDetail(_ error: ServiceError) -> String? {
-        error.envelope(as: ProblemDetails.self)?.detail
     }
 }

@@ -16,7 +16,7 @@ enum AppAnswer {
         do {
             return .json(status, data: try encoder.encode(value))
         } catch {
-            return AppProblem(500, "The answer could not be encoded.").response
+            return AppProblem(500, "The answer could not be encoded.", code: "internal_error").response
         }
     }
 }

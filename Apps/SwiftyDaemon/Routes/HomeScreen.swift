@@ -76,12 +76,9 @@ struct HomeScreen: Encodable {
             chosen ?? [503: "upstream_unavailable", 504: "deadline_exceeded"][status] ?? "upstream_bad_answer"
         let modules = failures.compactMap(\.problem.module)
         problem.details.extensions.append(.init(name: "modules", value: modules.joined(separator: ",")))
-        var headers: [(String, String)] = []
-        if status == 503 {
-            let seconds = failures.compactMap(\.retryAfterSeconds).max() ?? 1
-            headers.append(("Retry-After", String(seconds)))
-        }
-        return AppProblemResponse(problem: problem, extraHeaders: headers)
+        // AppProblem's answer carries Retry-After on a 503: the longest any part asked for.
+        problem.retryAfterSeconds = failures.compactMap(\.retryAfterSeconds).max() ?? 1
+        return AppProblemResponse(problem: problem)
     }
 
     private enum CodingKeys: String, CodingKey { case profile, feed, wallet, errors }

@@ -256,7 +256,9 @@ final class ServerConnection: @unchecked Sendable {
         request.major = major
         request.minor = minor
         guard let serverRequest else {
-            deliver(.problem(503, detail: "The server is shutting down."), close: true)
+            deliver(
+                .problem(ProblemDetails(status: 503, detail: "The server is shutting down.", code: "shutting_down")),
+                close: true)
             return
         }
         generation &+= 1
@@ -350,7 +352,7 @@ final class ServerConnection: @unchecked Sendable {
             refusal.reason, status: refusal.status, method: method, duration: phaseStart.duration(to: .now),
             remote: remote)
         request.keepAlive = false
-        deliver(.problem(refusal.status, detail: refusal.detail), close: true)
+        deliver(.problem(refusal.problem), close: true)
     }
 
     // MARK: Writing
@@ -453,7 +455,11 @@ final class ServerConnection: @unchecked Sendable {
             if let handlerDeadline, handlerDeadline <= now {
                 core.logger.warning("answered a request whose handler ran past its timeout")
                 answerInPlaceOfHandler(
-                    .problem(504, detail: "The request handler did not answer in time."), close: false)
+                    .problem(
+                        ProblemDetails(
+                            status: 504, detail: "The request handler did not answer in time.", code: "handler_timeout")
+                    ),
+                    close: false)
             }
         case .closing:
             if elapsed > configuration.lingerTimeout + configuration.connectionTimeout { close() }

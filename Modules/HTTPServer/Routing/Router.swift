@@ -50,6 +50,15 @@ public struct Router: Sendable {
             }
         }
 
+        /// The problem's stable `code`: `invalid_request`, `not_found` or `method_not_allowed`.
+        public var code: String {
+            switch self {
+            case .malformedPath: "invalid_request"
+            case .notFound: "not_found"
+            case .methodNotAllowed: "method_not_allowed"
+            }
+        }
+
         /// The problem's `detail` for a request with `method`.
         public func detail(method: String) -> String {
             switch self {
@@ -77,9 +86,10 @@ public struct Router: Sendable {
     /// Creates a router with no routes.
     public init() {}
 
-    /// An RFC 9457 problem with the refusal's status and detail, and `Allow` on a 405.
+    /// An RFC 9457 problem with the refusal's status, detail and code, and `Allow` on a 405.
     public static func defaultRefusal(_ refusal: Refusal, for request: ServerRequest) -> ServerResponse {
-        var response = ServerResponse.problem(refusal.status, detail: refusal.detail(method: request.method))
+        var response = ServerResponse.problem(
+            ProblemDetails(status: refusal.status, detail: refusal.detail(method: request.method), code: refusal.code))
         if let allow = refusal.allowHeader { response.headers.add(name: "Allow", value: allow) }
         return response
     }

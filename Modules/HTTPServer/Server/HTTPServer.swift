@@ -1,6 +1,7 @@
 public import AppLogging
 import Dispatch
 public import EventLoops
+import HTTPTypes
 import Foundation
 import Glibc
 import Synchronization
@@ -263,7 +264,11 @@ public final class HTTPServer: Sendable {
         }
         core.stopped.store(true, ordering: .relaxed)
         let abandoned = await Self.onEveryLoop(running) {
-            $0.answerUnfinished(with: .problem(503, detail: "The server shut down before the handler answered."))
+            $0.answerUnfinished(
+                with: .problem(
+                    ProblemDetails(
+                        status: 503, detail: "The server shut down before the handler answered.", code: "shutting_down")
+                ))
         }.reduce(0, +)
         if abandoned > 0 {
             core.logger.warning("shutdown answered unfinished requests with 503", metadata: ["count": "\(abandoned)"])
@@ -312,7 +317,8 @@ public final class HTTPServer: Sendable {
         for serverLoop in running.loops {
             let work: @Sendable () -> Void = {
                 serverLoop.stopAccepting()
-                _ = serverLoop.answerUnfinished(with: .problem(503, detail: "The server stopped."))
+                _ = serverLoop.answerUnfinished(
+                    with: .problem(ProblemDetails(status: 503, detail: "The server stopped.", code: "shutting_down")))
                 serverLoop.closeAll()
             }
             if serverLoop.loop.isCurrent {
