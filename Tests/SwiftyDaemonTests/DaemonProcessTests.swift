@@ -127,7 +127,8 @@ struct DaemonProcessTests {
         #expect(stranger.status == 404)
         #expect(!stranger.text.contains("alice"))
         #expect(!stranger.text.contains("amountMinor"))
-        #expect(Set(stranger.json?.keys.map { $0 } ?? []) == ["type", "title", "status", "detail", "code", "requestId"])
+        #expect(
+            Set(stranger.json?.keys.map { $0 } ?? []) == ["type", "title", "status", "detail", "code", "requestId"])
         #expect(stranger.json?["code"] as? String == "payment_not_found")
         #expect(try await app.get("/v1/payments/no-such-payment", token: "sandbox-carol").status == 404)
     }

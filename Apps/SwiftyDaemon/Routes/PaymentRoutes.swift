@@ -63,7 +63,8 @@ struct PaymentRoutes: AppRouteGroup {
             return answer
         }
         routes.add("GET", "/v1/payments/:id") { call in
-            let notFound = AppProblemResponse(problem: AppProblem(404, "No payment with this id.", code: "payment_not_found"))
+            let notFound = AppProblemResponse(
+                problem: AppProblem(404, "No payment with this id.", code: "payment_not_found"))
             let charge: Charge
             do {
                 charge = try await payments.charge(id: call.parameters["id"] ?? "")

@@ -22,7 +22,8 @@ struct UserRoutes: AppRouteGroup {
         routes.add("PUT", "/v1/me/following/:id") { call in
             let target = call.parameters["id"] ?? ""
             guard target != call.user else {
-                throw AppProblemResponse(problem: AppProblem(422, "You cannot follow yourself.", code: "cannot_follow_self"))
+                throw AppProblemResponse(
+                    problem: AppProblem(422, "You cannot follow yourself.", code: "cannot_follow_self"))
             }
             try await users.follow(target: target, actor: call.user)
             return .noContent

@@ -1,9 +1,9 @@
 public import AppLogging
 import Dispatch
 public import EventLoops
-import HTTPTypes
 import Foundation
 import Glibc
+import HTTPTypes
 import Synchronization
 
 /// An HTTP/1.1 server whose handlers are Swift `async` functions.
