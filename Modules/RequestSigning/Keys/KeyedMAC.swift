@@ -8,6 +8,8 @@ import Synchronization
 /// `EVP_MAC_init(ctx, NULL, 0, NULL)`, which keeps the key and skips re-deriving the padded key
 /// blocks. Concurrent callers each take a keyed context from a small pool (a duplicate of the
 /// first, made with `EVP_MAC_CTX_dup` when the pool is empty), so no two threads ever share one.
+/// The pool's first context sits in an atomic slot, taken and put back with one atomic operation
+/// each; the others wait in a list behind a mutex for concurrent callers.
 /// OpenSSL keeps its own copy of the key and clears it when a context is freed; the bytes given
 /// to the initialiser are cleared after use.
 ///
@@ -19,7 +21,9 @@ package final class KeyedMAC: @unchecked Sendable {
 
     /// The keyed context that pooled contexts are duplicated from; never used to compute.
     private let prototype: OpaquePointer
-    /// Idle keyed contexts.
+    /// One idle keyed context as its pointer's bits, or 0 when it is taken.
+    private let slot: Atomic<UInt>
+    /// Further idle keyed contexts.
     private let pool: Mutex<[ContextHandle]>
     /// The most idle contexts kept; extra ones are freed when returned.
     private static let maximumIdleContexts = 16
@@ -51,10 +55,14 @@ package final class KeyedMAC: @unchecked Sendable {
         }
         self.macLength = EVP_MAC_CTX_get_mac_size(context)
         self.prototype = context
+        self.slot = Atomic(0)
         self.pool = Mutex([])
     }
 
     deinit {
+        if let context = OpaquePointer(bitPattern: slot.exchange(0, ordering: .acquiring)) {
+            EVP_MAC_CTX_free(context)
+        }
         pool.withLock { contexts in
             for context in contexts { EVP_MAC_CTX_free(context.pointer) }
             contexts.removeAll()
@@ -95,7 +103,10 @@ package final class KeyedMAC: @unchecked Sendable {
 
     /// Takes an idle keyed context, or duplicates the prototype when none is idle.
     private func checkOut() throws(SigningError) -> ContextHandle {
-        try pool.withLock { contexts throws(SigningError) -> ContextHandle in
+        if let context = OpaquePointer(bitPattern: slot.exchange(0, ordering: .acquiring)) {
+            return ContextHandle(pointer: context)
+        }
+        return try pool.withLock { contexts throws(SigningError) -> ContextHandle in
             if let context = contexts.popLast() { return context }
             guard let copy = EVP_MAC_CTX_dup(prototype) else { throw SigningError.openSSL("EVP_MAC_CTX_dup") }
             return ContextHandle(pointer: copy)
@@ -104,6 +115,8 @@ package final class KeyedMAC: @unchecked Sendable {
 
     /// Returns a context to the pool, or frees it when the pool is full.
     private func checkIn(_ context: ContextHandle) {
+        let bits = UInt(bitPattern: context.pointer)
+        if slot.compareExchange(expected: 0, desired: bits, ordering: .releasing).exchanged { return }
         let kept = pool.withLock { contexts in
             guard contexts.count < Self.maximumIdleContexts else { return false }
             contexts.append(context)

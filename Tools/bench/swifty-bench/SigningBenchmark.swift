@@ -49,10 +49,12 @@ enum SigningBenchmark {
                 .method, .authority, .path, .query, try! .field("accept"),
             ]))
         let postSigner = try! RequestSigner(key: key)
+        // An optional third argument, `GET` or `POST`, runs that request alone (for profiling).
+        let only = arguments.dropFirst(2).first?.uppercased()
         let cases = [
             Case(name: "GET with query", request: get, signer: getSigner),
             Case(name: "POST, 256-byte JSON body", request: post, signer: postSigner),
-        ]
+        ].filter { only == nil || $0.request.method.rawValue == only }
 
         print(
             "signing benchmark: \(rounds) rounds of \(iterations) operations per measurement, interleaved in slices"
