@@ -14,9 +14,10 @@ public struct VerifiedSignature: Sendable, Equatable {
     public var nonce: String? {
         get {
             guard let nonceInField else { return nonceText }
-            return ByteText.withBytes(signatureInputField) {
-                String(decoding: UnsafeBufferPointer(rebasing: $0[nonceInField]), as: UTF8.self)
-            }
+            let utf8 = signatureInputField.utf8
+            let start = utf8.index(utf8.startIndex, offsetBy: nonceInField.lowerBound)
+            let end = utf8.index(start, offsetBy: nonceInField.count)
+            return String(decoding: utf8[start..<end], as: UTF8.self)
         }
         set {
             nonceText = newValue
