@@ -1,8 +1,13 @@
-// OpenSSL's libcrypto (OpenSSL 3) for Swift: EVP_MAC for HMAC, EVP digests, CRYPTO_memcmp,
+// OpenSSL's libcrypto (OpenSSL 3) for Swift: SHA-2 for HMAC, EVP_MAC, EVP digests, CRYPTO_memcmp,
 // RAND_bytes, OPENSSL_cleanse and the error queue. Every function RequestSigning calls is a real
 // C function, so no inline wrappers are needed here.
 #ifndef SWIFTY_COPENSSL_SHIM_H
 #define SWIFTY_COPENSSL_SHIM_H
+// HMAC keys keep SHA-2 states after their pad blocks and run the one-digest calls
+// (SHA256_Init, ...), which OpenSSL 3 marks deprecated in favour of EVP but still provides:
+// through EVP every MAC copies and frees provider contexts.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 #include <openssl/evp.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>

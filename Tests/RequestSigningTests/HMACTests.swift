@@ -24,7 +24,7 @@ struct HMACTests {
         }
     }
 
-    /// All four RFC 4231 hashes through the same EVP_MAC path (SHA-224 and SHA-384 are outside
+    /// All four RFC 4231 hashes through the same HMAC engine (SHA-224 and SHA-384 are outside
     /// the signing scheme, so they are reached through the package-level engine).
     @Test(arguments: Vectors.rfc4231.cases)
     func rfc4231AllFourHashes(_ vector: Vectors.RFC4231.Case) throws {

@@ -37,6 +37,21 @@ struct SignatureVerifierTests {
         #expect(verified.components.last == .contentDigest)
     }
 
+    @Test func theVerifiedNonceIsTheOneSent() async throws {
+        let message = try signedPost()
+        let field = try #require(message.headers["Signature-Input"])
+        let sent = try #require(try SignatureInput.parse(fieldValue: field)[0].parameters.nonce)
+        var verified = try await Fixtures.verifier().verify(message)
+        #expect(verified.nonce == sent)
+        // Changing the field the nonce was read from keeps the nonce.
+        let copy = verified
+        verified.signatureInputField = "changed"
+        #expect(verified.nonce == sent)
+        #expect(verified != copy)
+        verified.signatureInputField = copy.signatureInputField
+        #expect(verified == copy)
+    }
+
     @Test func missingSignatureFields() async throws {
         var noInput = try signedPost()
         noInput.headers["Signature-Input"] = nil

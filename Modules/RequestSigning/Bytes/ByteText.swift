@@ -32,12 +32,58 @@ enum ByteText {
 
     /// Whether every byte is visible ASCII or non-ASCII (nothing at or below space, no DEL):
     /// what derived components may hold.
-    @inline(__always)
     static func isVisible(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Comparisons folded with `|` rather than `&&`, so the loop has no branch per byte.
-        var invalid: UInt8 = 0
-        for byte in bytes { invalid |= (byte <= 0x20 ? 1 : 0) | (byte == 0x7F ? 1 : 0) }
-        return invalid == 0
+        guard let base = bytes.baseAddress else { return true }
+        // Eight bytes per step: the high bit of a byte of `invalid` is set for a byte below 0x21
+        // or equal to 0x7F (a borrow may also mark a later byte, which does not change the
+        // answer).
+        var invalid: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            invalid |= (word &- 0x2121_2121_2121_2121) & ~word
+            let delete = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            invalid |= (delete &- 0x0101_0101_0101_0101) & ~delete
+            index += 8
+        }
+        var tail: UInt8 = 0
+        while index < bytes.count {
+            let byte = base[index]
+            tail |= (byte <= 0x20 ? 1 : 0) | (byte == 0x7F ? 1 : 0)
+            index += 1
+        }
+        return invalid & 0x8080_8080_8080_8080 == 0 && tail == 0
+    }
+
+    /// The index of the first byte at or after `start` that is not visible ASCII or a space
+    /// (0x20-0x7E) or that is `"` or a backslash: where a structured-field string's plain run
+    /// ends.
+    static func endOfPlainString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // High bits of the bytes below 0x20, at or above 0x7F, equal to `"` or a backslash;
+            // the lowest one marks the first such byte exactly (borrows only mark later bytes).
+            var stop = ((word &- 0x2020_2020_2020_2020) & ~word) | word
+            let delete = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            stop |= (delete &- 0x0101_0101_0101_0101) & ~delete
+            let quote = word ^ 0x2222_2222_2222_2222
+            stop |= (quote &- 0x0101_0101_0101_0101) & ~quote
+            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            stop |= (backslash &- 0x0101_0101_0101_0101) & ~backslash
+            stop &= 0x8080_8080_8080_8080
+            if stop != 0 { return index + stop.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = base[index]
+            guard byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else {
+                return index
+            }
+            index += 1
+        }
+        return index
     }
 
     /// Appends `bytes` lowercased (ASCII).

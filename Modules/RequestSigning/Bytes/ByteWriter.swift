@@ -102,19 +102,20 @@ struct ByteWriter: ~Copyable {
             count += 1
         }
         var magnitude = value.magnitude
-        // Digits are written backwards into the end of a 20-byte window, then moved down.
-        let window = start + count
-        var position = 20
+        // Count the digits first, then write them backwards in place.
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 20 && magnitude >= limit {
+            digits += 1
+            if digits < 20 { limit &*= 10 }
+        }
+        var position = count + digits
         repeat {
             position -= 1
             let quotient = magnitude / 10
-            window[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
+            start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
             magnitude = quotient
         } while magnitude > 0
-        let digits = 20 - position
-        if position > 0 {
-            for index in 0..<digits { window[index] = window[position + index] }
-        }
         count += digits
     }
 }

@@ -284,7 +284,7 @@ struct SignatureInputReader {
     private mutating func skipStringContent() -> Bool {
         var plain = true
         while true {
-            while isClass(current, Self.plainStringClass) { index += 1 }
+            index = ByteText.endOfPlainString(bytes, from: index)
             guard current == UInt8(ascii: "\\"), mode == .serialized, index + 1 < bytes.count else { return plain }
             plain = false
             index += 2
@@ -371,14 +371,12 @@ struct SignatureInputReader {
     }
 
     private static let componentNameClass: UInt8 = 1
-    private static let plainStringClass: UInt8 = 2
     private static let digitClass: UInt8 = 4
     private static let keyStartClass: UInt8 = 8
     private static let keyClass: UInt8 = 16
 
     /// The classes of each byte: component-name byte of the signer's form (lowercase letters,
-    /// digits, `@`, `-`, `_`, `.`), unescaped string byte (visible ASCII and space but `"` and
-    /// `\`), digit, first byte of a key (lowercase letter, `*`), key byte.
+    /// digits, `@`, `-`, `_`, `.`), digit, first byte of a key (lowercase letter, `*`), key byte.
     private static let byteClasses: [UInt8] = (0..<256).map { value in
         let byte = UInt8(value)
         let lowercase = byte >= 0x61 && byte <= 0x7A
@@ -388,9 +386,6 @@ struct SignatureInputReader {
             || byte == UInt8(ascii: ".")
         {
             classes |= componentNameClass
-        }
-        if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-            classes |= plainStringClass
         }
         if digit { classes |= digitClass }
         if lowercase || byte == UInt8(ascii: "*") { classes |= keyStartClass }

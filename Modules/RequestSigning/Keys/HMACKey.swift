@@ -1,16 +1,15 @@
 import COpenSSL
 
-/// A secret HMAC key, ready to compute and check MACs: OpenSSL `EVP_MAC` contexts keyed once
-/// and reused for every message.
+/// A secret HMAC key, ready to compute and check MACs: the digest's states after the key's
+/// inner and outer pad blocks, computed once and copied for every message.
 ///
-/// Concurrent callers each get their own keyed context from a small pool, so a key may be
-/// shared freely. OpenSSL keeps its own copy of the key and clears it when the contexts are
-/// freed; the bytes given to ``init(secret:algorithm:)`` are cleared after use. `description`
-/// never shows the key.
+/// A MAC only reads the states, so a key may be shared freely between concurrent callers. The
+/// states are cleared when the key goes away; the bytes given to ``init(secret:algorithm:)``
+/// are cleared after use. `description` never shows the key.
 public final class HMACKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The HMAC variant.
     public let algorithm: SigningAlgorithm
-    /// The keyed contexts.
+    /// The pad states and the MAC computation.
     package let mac: KeyedMAC
 
     /// Creates a key.

@@ -2,30 +2,21 @@ import COpenSSL
 
 /// The OpenSSL algorithm objects, fetched once per process.
 ///
-/// `@unchecked Sendable`: fetched `EVP_MAC` and `EVP_MD` objects are immutable reference-counted
+/// `@unchecked Sendable`: fetched `EVP_MD` objects are immutable reference-counted
 /// objects that OpenSSL documents as safe to share between threads; they are never freed.
 final class OpenSSLAlgorithms: @unchecked Sendable {
     /// The shared instance.
     static let shared = OpenSSLAlgorithms()
 
-    /// `EVP_MAC_fetch(NULL, "HMAC", NULL)`, or `nil` if the default provider lacks it.
-    let hmac: OpaquePointer?
     /// `EVP_MD_fetch(NULL, "SHA256", NULL)`.
     let sha256: OpaquePointer?
     /// `EVP_MD_fetch(NULL, "SHA512", NULL)`.
     let sha512: OpaquePointer?
 
     private init() {
-        hmac = EVP_MAC_fetch(nil, "HMAC", nil)
         sha256 = EVP_MD_fetch(nil, "SHA256", nil)
         sha512 = EVP_MD_fetch(nil, "SHA512", nil)
         ERR_clear_error()
-    }
-
-    /// The HMAC algorithm, or an error naming what is missing.
-    func requireHMAC() throws(SigningError) -> OpaquePointer {
-        guard let hmac else { throw SigningError(.cryptoFailure, "OpenSSL provides no HMAC (EVP_MAC_fetch failed)") }
-        return hmac
     }
 
     /// The digest for an algorithm, or an error naming what is missing.

@@ -16,7 +16,7 @@ public enum SigningAlgorithm: String, Sendable, CaseIterable, CustomStringConver
         }
     }
 
-    /// The OpenSSL digest name for the `digest` parameter of EVP_MAC HMAC.
+    /// The OpenSSL name of the digest the HMAC uses.
     var openSSLDigestName: String {
         switch self {
         case .hmacSHA256: "SHA256"

@@ -66,10 +66,10 @@ enum NonceSource {
                 block.next = 0
                 block.generation = generation
             }
-            block.bytes.withUnsafeMutableBytes { buffer in
+            // Each byte is handed out once (`next` only moves on). Bytes handed out are not
+            // cleared: they become a nonce sent in the clear, and the unused rest stays unread.
+            block.bytes.withUnsafeBytes { buffer in
                 random.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[block.next..<block.next + 16]))
-                // Each byte is handed out once.
-                OPENSSL_cleanse(buffer.baseAddress! + block.next, 16)
             }
             block.next += 16
         }

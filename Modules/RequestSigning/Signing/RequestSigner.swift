@@ -69,54 +69,6 @@ public struct RequestSigner: Sendable {
     /// The parts of signing shared by copies of the signer.
     let core: RequestSigningCore
 
-    /// The precomputed lines of a signature base for one component list.
-    struct Plan: Sendable {
-        /// One line: its `"name": ` prefix and where its value comes from.
-        struct Step: Sendable {
-            var prefix: [UInt8]
-            var source: Source
-        }
-
-        /// Where a line's value comes from.
-        enum Source: Sendable {
-            /// A derived component without parameters, from the request parts.
-            case derived(ComponentIdentifier.Derived)
-            /// A header field without parameters, by its lowercase name's bytes.
-            case field([UInt8])
-            /// Anything else, evaluated on a ``SignableMessage``.
-            case other(ComponentIdentifier)
-        }
-
-        var steps: [Step]
-        /// `("@method" ...)`.
-        var listBytes: [UInt8]
-        /// Whether some step needs a ``SignableMessage``.
-        var needsMessage: Bool
-
-        init(_ components: [ComponentIdentifier]) {
-            steps = components.map { component in
-                let source: Source
-                switch (component.derived, component.parameters.isEmpty) {
-                case (.queryParameter?, _), (.status?, _), (_, false): source = .other(component)
-                case (let derived?, true): source = .derived(derived)
-                case (nil, true): source = .field(Array(component.name.utf8))
-                }
-                return Step(prefix: component.linePrefix, source: source)
-            }
-            var list: [UInt8] = [UInt8(ascii: "(")]
-            for (index, component) in components.enumerated() {
-                if index > 0 { list.append(0x20) }
-                component.appendSerialized(to: &list)
-            }
-            list.append(UInt8(ascii: ")"))
-            listBytes = list
-            needsMessage = steps.contains {
-                if case .other = $0.source { return true }
-                return false
-            }
-        }
-    }
-
     /// Creates a signer.
     /// - Parameters:
     ///   - key: The key to sign with; its `tag` is sent as `tag`.

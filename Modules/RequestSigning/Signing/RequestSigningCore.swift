@@ -101,34 +101,56 @@ final class RequestSigningCore: Sendable {
         message: SignableMessage?,
         to base: inout ByteWriter
     ) -> SigningError? {
-        for step in plan.steps {
-            base.append(step.prefix)
-            switch step.source {
-            case .derived(let derived):
-                if let problem = parts.writeDerived(derived, to: &base) { return problem }
-            case .field(let name):
-                let outcome = name.withUnsafeBufferPointer { SignableMessage.writeField($0, in: headers, to: &base) }
-                switch outcome {
-                case .appended: break
-                case .absent:
-                    return SigningError(
-                        .missingComponent,
-                        "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
-                case .invalid(let reason):
-                    return SigningError(
-                        .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
+        plan.table.withUnsafeBufferPointer { table in
+            for step in plan.steps {
+                base.append(UnsafeBufferPointer(rebasing: table[step.prefix]))
+                let problem: SigningError?
+                switch step.kind {
+                case .derived:
+                    problem = parts.writeDerived(step.derived, to: &base)
+                case .field:
+                    problem = writeField(UnsafeBufferPointer(rebasing: table[step.name]), headers, to: &base)
+                case .other:
+                    problem = writeOther(plan.others[step.name.lowerBound], message, to: &base)
                 }
-            case .other(let component):
-                var value: [UInt8] = []
-                do throws(SigningError) {
-                    try message?.appendValue(of: component, to: &value)
-                } catch {
-                    return error
-                }
-                base.append(value)
+                if let problem { return problem }
+                base.append(0x0A)
             }
-            base.append(0x0A)
+            return nil
         }
+    }
+
+    /// Writes a header field's line value.
+    private static func writeField(
+        _ name: UnsafeBufferPointer<UInt8>,
+        _ headers: HTTPHeaders,
+        to base: inout ByteWriter
+    ) -> SigningError? {
+        switch SignableMessage.writeField(name, in: headers, to: &base) {
+        case .appended:
+            return nil
+        case .absent:
+            return SigningError(
+                .missingComponent, "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
+        case .invalid(let reason):
+            return SigningError(
+                .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
+        }
+    }
+
+    /// Writes the value of a component with parameters (or `@query-param`, `@status`).
+    private static func writeOther(
+        _ component: ComponentIdentifier,
+        _ message: SignableMessage?,
+        to base: inout ByteWriter
+    ) -> SigningError? {
+        var value: [UInt8] = []
+        do throws(SigningError) {
+            try message?.appendValue(of: component, to: &value)
+        } catch {
+            return error
+        }
+        base.append(value)
         return nil
     }
 
@@ -140,7 +162,7 @@ final class RequestSigningCore: Sendable {
         nonce: String?,
         to base: inout ByteWriter
     ) throws(SigningError) -> Range<Int>? {
-        base.append(plan.listBytes)
+        plan.table.withUnsafeBufferPointer { base.append(UnsafeBufferPointer(rebasing: $0[plan.list])) }
         base.append(";created=")
         base.append(decimal: created)
         if let lifetimeSeconds {

@@ -176,7 +176,7 @@ extension SignatureVerifier {
             let signatureLength = try signatureBytes(context.signatureField, label: label, into: buffer)
             let parameters = try readParameters(member)
             let keyIndex = parameters.keyIndex
-            let keyID = keyBytes[keyIndex].key.id
+            let keyID = keys[keyIndex].id
             let acceptableUntil = try checkTime(
                 created: parameters.created, expires: parameters.expires, hasNonce: parameters.nonce != nil,
                 label: label, keyID: keyID, now: context.now)
@@ -187,7 +187,7 @@ extension SignatureVerifier {
             let valid = try withBase(member, message, keyID: keyID) { base in
                 Result { () throws(SigningError) -> Bool in
                     guard signatureLength <= buffer.count else { return false }
-                    return try keyBytes[keyIndex].key.secret.isValidAuthenticationCode(
+                    return try keys[keyIndex].secret.isValidAuthenticationCode(
                         signature, for: UnsafeRawBufferPointer(base))
                 }
             }
@@ -206,16 +206,27 @@ extension SignatureVerifier {
             if let digestField = context.digestField {
                 try checkDigest(digestField, body: message.body, label: label, keyID: keyID)
             }
-            let nonce = parameters.nonce.map { text(of: $0, in: member) }
-            let verified = VerifiedSignature(
-                label: label, keyID: keyID, module: keyBytes[keyIndex].key.tag, created: parameters.created ?? 0,
-                expires: parameters.expires, nonce: nonce, signatureInputField: context.inputField)
+            // A member read where it lies in the field (no normalised copy, so `components` is
+            // nil) keeps its unescaped nonce there, without a string of its own.
+            let verified: VerifiedSignature
+            if let nonce = parameters.nonce, member.components == nil, !nonce.escaped {
+                verified = VerifiedSignature(
+                    label: label, keyID: keyID, module: keys[keyIndex].tag, created: parameters.created ?? 0,
+                    expires: parameters.expires, nonceInField: nonce.value, signatureInputField: context.inputField)
+            } else {
+                verified = VerifiedSignature(
+                    label: label, keyID: keyID, module: keys[keyIndex].tag, created: parameters.created ?? 0,
+                    expires: parameters.expires, nonce: parameters.nonce.map { text(of: $0, in: member) },
+                    signatureInputField: context.inputField)
+            }
             let rememberUntil = acceptableUntil + 1
             // Last, the nonce, recorded straight from the field's bytes when the guard is in memory.
             var recorded: ReplayCheckResult?
             if context.recordingNonce, let inMemoryGuard, let range = parameters.nonce, !range.escaped {
-                let packed = keyBytes[keyIndex].id.withUnsafeBufferPointer { id in
-                    ReplayTable.Key(keyID: id, nonce: UnsafeBufferPointer(rebasing: member.bytes[range.value]))
+                let packed = keyTable.withUnsafeBufferPointer { table in
+                    ReplayTable.Key(
+                        keyID: UnsafeBufferPointer(rebasing: table[keyRanges[keyIndex].id]),
+                        nonce: UnsafeBufferPointer(rebasing: member.bytes[range.value]))
                 }
                 if let packed {
                     recorded = inMemoryGuard.record(
@@ -341,31 +352,40 @@ extension SignatureVerifier {
         guard let keyID else {
             throw failure(.missingParameter, "the signature has no keyid", label: label, keyID: nil)
         }
-        guard let keyIndex = keyBytes.indices.first(where: { matches(keyID, keyBytes[$0].id, in: member) }) else {
+        // The key named, and whether `alg` and `tag` agree with it, read from the key table.
+        let found = keyTable.withUnsafeBufferPointer { table -> (index: Int, algorithm: Bool, tag: Bool)? in
+            guard let index = keyRanges.indices.first(where: { matches(keyID, table, keyRanges[$0].id, in: member) })
+            else { return nil }
+            let ranges = keyRanges[index]
+            let algorithmMatches = algorithm.map { matches($0, table, ranges.algorithm, in: member) } ?? true
+            var tagMatches = true
+            if let module = ranges.tag { tagMatches = tag.map { matches($0, table, module, in: member) } ?? false }
+            return (index, algorithmMatches, tagMatches)
+        }
+        guard let found else {
             let id = text(of: keyID, in: member)
             throw failure(.unknownKey, "no trusted key has the id \"\(id)\"", label: label, keyID: id)
         }
-        if let algorithm, !matches(algorithm, keyBytes[keyIndex].algorithm, in: member) {
-            let key = keyBytes[keyIndex].key
+        let keyIndex = found.index
+        if let algorithm, !found.algorithm {
+            let key = keys[keyIndex]
             throw failure(
                 .algorithmMismatch,
                 "alg is \"\(text(of: algorithm, in: member))\" but key \"\(key.id)\" is \(key.algorithm)",
                 label: label, keyID: key.id)
         }
-        if let module = keyBytes[keyIndex].tag {
-            let key = keyBytes[keyIndex].key
+        if !found.tag {
+            let key = keys[keyIndex]
             let moduleName = key.tag ?? ""
             guard let tag else {
                 throw failure(
                     .tagMismatch, "the signature has no tag; key \"\(key.id)\" signs for \"\(moduleName)\"",
                     label: label, keyID: key.id)
             }
-            guard matches(tag, module, in: member) else {
-                throw failure(
-                    .tagMismatch,
-                    "tag is \"\(text(of: tag, in: member))\" but key \"\(key.id)\" signs for \"\(moduleName)\"",
-                    label: label, keyID: key.id)
-            }
+            throw failure(
+                .tagMismatch,
+                "tag is \"\(text(of: tag, in: member))\" but key \"\(key.id)\" signs for \"\(moduleName)\"",
+                label: label, keyID: key.id)
         }
         return Parameters(created: created, expires: expires, nonce: nonce, keyIndex: keyIndex)
     }
@@ -376,10 +396,16 @@ extension SignatureVerifier {
         return parameter.escaped ? SignatureInputReader.unescaped(bytes) : String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Whether a string parameter's text is `expected`.
-    private func matches(_ parameter: SignatureInputReader.Parameter, _ expected: [UInt8], in member: Member) -> Bool {
-        if parameter.escaped { return text(of: parameter, in: member).utf8.elementsEqual(expected) }
-        return expected.withUnsafeBufferPointer { Self.same(member.bytes, parameter.value, $0) }
+    /// Whether a string parameter's text is the bytes at `expected` in `table`.
+    private func matches(
+        _ parameter: SignatureInputReader.Parameter,
+        _ table: UnsafeBufferPointer<UInt8>,
+        _ expected: Range<Int>,
+        in member: Member
+    ) -> Bool {
+        let expectedBytes = UnsafeBufferPointer(rebasing: table[expected])
+        if parameter.escaped { return text(of: parameter, in: member).utf8.elementsEqual(expectedBytes) }
+        return Self.same(member.bytes, parameter.value, expectedBytes)
     }
 
     /// The time and nonce checks.

@@ -68,8 +68,12 @@ public struct SignatureVerifier: Sendable {
     /// one has a bit; else their serialisations, compared with the covered items.
     let requiredBits: UInt32?
     let requiredSerializations: [[UInt8]]
-    /// The keys with their identifier, algorithm and module as bytes.
-    let keyBytes: [KeyBytes]
+    /// The trusted keys, in the key ring's order.
+    let keys: [SigningKey]
+    /// The keys' identifiers, algorithms and modules as bytes, in one table.
+    let keyTable: [UInt8]
+    /// Where each key's bytes are in ``keyTable``, in the order of ``keys``.
+    let keyRanges: [KeyRanges]
     /// The configured label's bytes, empty when the label is not a structured-field key (then
     /// every field is read by the parser, which reports it).
     let labelBytes: [UInt8]
@@ -77,19 +81,12 @@ public struct SignatureVerifier: Sendable {
     let skewSeconds: Int64
     let maximumAgeSeconds: Int64
 
-    /// A trusted key with its identifier, algorithm and module as bytes.
-    struct KeyBytes: Sendable {
-        var key: SigningKey
-        var id: [UInt8]
-        var algorithm: [UInt8]
-        var tag: [UInt8]?
-
-        init(_ key: SigningKey) {
-            self.key = key
-            id = Array(key.id.utf8)
-            algorithm = Array(key.algorithm.rawValue.utf8)
-            tag = key.tag.map { Array($0.utf8) }
-        }
+    /// Where a trusted key's identifier, algorithm and module are in ``keyTable``: plain values,
+    /// so that finding the key named by a signature counts no references.
+    struct KeyRanges: Sendable {
+        var id: Range<Int>
+        var algorithm: Range<Int>
+        var tag: Range<Int>?
     }
 
     /// Creates a verifier.
@@ -118,7 +115,17 @@ public struct SignatureVerifier: Sendable {
         }
         self.requiredBits = bits
         self.requiredSerializations = configuration.requiredComponents.map(\.serialized)
-        self.keyBytes = keyRing.keys.map(KeyBytes.init)
+        var table: [UInt8] = []
+        func append(_ text: String) -> Range<Int> {
+            let start = table.count
+            table.append(contentsOf: text.utf8)
+            return start..<table.count
+        }
+        self.keyRanges = keyRing.keys.map { key in
+            KeyRanges(id: append(key.id), algorithm: append(key.algorithm.rawValue), tag: key.tag.map(append))
+        }
+        self.keys = keyRing.keys
+        self.keyTable = table
         let label = configuration.label ?? ""
         self.labelBytes = Self.isKey(label) ? Array(label.utf8) : []
         self.skewSeconds = configuration.allowedClockSkew.components.seconds
@@ -136,29 +143,29 @@ public struct SignatureVerifier: Sendable {
     {
         let now = clock()
         let checked = try check(message, now: now)
-        if let nonce = checked.verified.nonce {
-            let result: ReplayCheckResult
-            if let recorded = checked.recorded {
-                result = recorded
-            } else if let inMemoryGuard {
+        // With the in-memory guard the check has already recorded the nonce from the field's
+        // bytes; only another guard needs it as text.
+        var result = checked.recorded
+        if result == nil, let nonce = checked.verified.nonce {
+            if let inMemoryGuard {
                 result = inMemoryGuard.record(
                     nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
             } else {
                 result = await replayGuard.checkAndRemember(
                     nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
             }
-            switch result {
-            case .fresh:
-                break
-            case .replayed:
-                throw SignatureVerificationError(
-                    .replayedNonce, "the nonce was already used with this key; a request cannot be sent twice",
-                    label: checked.verified.label, keyID: checked.verified.keyID)
-            case .capacityExceeded:
-                throw SignatureVerificationError(
-                    .replayGuardFull, "the replay guard is full of unexpired nonces and refuses new ones",
-                    label: checked.verified.label, keyID: checked.verified.keyID)
-            }
+        }
+        switch result {
+        case nil, .fresh?:
+            break
+        case .replayed?:
+            throw SignatureVerificationError(
+                .replayedNonce, "the nonce was already used with this key; a request cannot be sent twice",
+                label: checked.verified.label, keyID: checked.verified.keyID)
+        case .capacityExceeded?:
+            throw SignatureVerificationError(
+                .replayGuardFull, "the replay guard is full of unexpired nonces and refuses new ones",
+                label: checked.verified.label, keyID: checked.verified.keyID)
         }
         return checked.verified
     }

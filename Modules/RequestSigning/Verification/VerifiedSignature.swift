@@ -11,9 +11,31 @@ public struct VerifiedSignature: Sendable, Equatable {
     /// `expires`, in seconds since 1970, when the signature had one.
     public var expires: Int64?
     /// The nonce, when the signature had one.
-    public var nonce: String?
+    public var nonce: String? {
+        get {
+            guard let nonceInField else { return nonceText }
+            let utf8 = signatureInputField.utf8
+            let start = utf8.index(utf8.startIndex, offsetBy: nonceInField.lowerBound)
+            let end = utf8.index(start, offsetBy: nonceInField.count)
+            return String(decoding: utf8[start..<end], as: UTF8.self)
+        }
+        set {
+            nonceText = newValue
+            nonceInField = nil
+        }
+    }
     /// The `Signature-Input` field value the signature was described by.
-    public var signatureInputField: String
+    public var signatureInputField: String {
+        willSet {
+            // The nonce was read from the old value: keep it as text.
+            if nonceInField != nil { nonce = nonce }
+        }
+    }
+    /// The nonce as text, when it is not ``nonceInField``.
+    private var nonceText: String?
+    /// Where the nonce's bytes (without escapes) are in ``signatureInputField``: the verifier
+    /// leaves the nonce there rather than copying it into a string of its own.
+    private var nonceInField: Range<Int>?
 
     /// Creates a result.
     public init(
@@ -30,8 +52,36 @@ public struct VerifiedSignature: Sendable, Equatable {
         self.module = module
         self.created = created
         self.expires = expires
-        self.nonce = nonce
+        self.nonceText = nonce
+        self.nonceInField = nil
         self.signatureInputField = signatureInputField
+    }
+
+    /// Creates a result whose nonce is the bytes at `nonceInField` in `signatureInputField`.
+    init(
+        label: String,
+        keyID: String,
+        module: String?,
+        created: Int64,
+        expires: Int64?,
+        nonceInField: Range<Int>?,
+        signatureInputField: String
+    ) {
+        self.label = label
+        self.keyID = keyID
+        self.module = module
+        self.created = created
+        self.expires = expires
+        self.nonceText = nil
+        self.nonceInField = nonceInField
+        self.signatureInputField = signatureInputField
+    }
+
+    /// Whether two results agree in every public property.
+    public static func == (lhs: VerifiedSignature, rhs: VerifiedSignature) -> Bool {
+        lhs.label == rhs.label && lhs.keyID == rhs.keyID && lhs.module == rhs.module && lhs.created == rhs.created
+            && lhs.expires == rhs.expires && lhs.nonce == rhs.nonce
+            && lhs.signatureInputField == rhs.signatureInputField
     }
 
     /// The signature's description (components and parameters), read from

@@ -2,7 +2,8 @@ import COpenSSL
 
 /// Raw OpenSSL calls with nothing of ours around them, the signing benchmark's floor:
 /// HMAC-SHA-256 through one reused keyed `EVP_MAC` context, SHA-256 through `EVP_Digest`, and
-/// for comparison an `EVP_MAC_CTX_dup` of the keyed context per MAC.
+/// for comparison an `EVP_MAC_CTX_dup` of the keyed context per MAC and HMAC from raw
+/// `SHA256_*` calls on copies of the pad states.
 ///
 /// `@unchecked Sendable`: it owns C contexts and is used by one benchmark thread.
 final class OpenSSLBaseline: @unchecked Sendable {
@@ -13,6 +14,9 @@ final class OpenSSLBaseline: @unchecked Sendable {
 
     private let context: OpaquePointer
     private let sha256: OpaquePointer
+    /// SHA-256 states after the key's inner and outer pad blocks.
+    private let inner: SHA256_CTX
+    private let outer: SHA256_CTX
 
     /// Keys an HMAC-SHA-256 context with `secret`.
     init(secret: [UInt8]) throws(SetupError) {
@@ -33,6 +37,8 @@ final class OpenSSLBaseline: @unchecked Sendable {
         }
         self.context = context
         self.sha256 = sha256
+        inner = Self.padState(secret, 0x36)
+        outer = Self.padState(secret, 0x5C)
     }
 
     deinit { EVP_MAC_CTX_free(context) }
@@ -47,6 +53,31 @@ final class OpenSSLBaseline: @unchecked Sendable {
         guard let copy = EVP_MAC_CTX_dup(context) else { return 0 }
         defer { EVP_MAC_CTX_free(copy) }
         return Self.mac(copy, data, into: output)
+    }
+
+    /// The SHA-256 state after the secret's pad block (a secret of at most 64 bytes).
+    private static func padState(_ secret: [UInt8], _ byte: UInt8) -> SHA256_CTX {
+        let pad = (0..<64).map { ($0 < secret.count ? secret[$0] : 0) ^ byte }
+        var context = SHA256_CTX()
+        SHA256_Init(&context)
+        SHA256_Update(&context, pad, 64)
+        return context
+    }
+
+    /// HMAC-SHA-256 with `SHA256_Update` and `SHA256_Final` from copies of the pad states (for a
+    /// secret of at most 64 bytes); returns the MAC length.
+    func macFromStates(_ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+        var context = inner
+        var hash = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &hash) { hash in
+            let hashBytes = hash.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            SHA256_Update(&context, data.baseAddress, data.count)
+            SHA256_Final(hashBytes, &context)
+            context = outer
+            SHA256_Update(&context, hashBytes, 32)
+            SHA256_Final(output.baseAddress!.assumingMemoryBound(to: UInt8.self), &context)
+            return 32
+        }
     }
 
     /// `EVP_Digest` with SHA-256; returns the digest length.
