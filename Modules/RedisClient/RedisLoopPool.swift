@@ -93,7 +93,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
                 with: .failure(
                     RedisError(
                         .poolExhausted,
-                        "\(request.summary): \(configuration.maximumWaitersPerLoop) calls already wait for a connection")
+                        "\(request.summary): \(configuration.maximumWaitersPerLoop) calls already wait for a connection"
+                    )
                 ))
             return
         }
@@ -146,8 +147,12 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
 
     private func failWaiters(_ error: RedisError) {
         while let request = takeWaiter() {
-            finish(request, with: .failure(RedisError(error.code, "\(request.summary): \(error.message)",
-                serverMessage: error.serverMessage)))
+            finish(
+                request,
+                with: .failure(
+                    RedisError(
+                        error.code, "\(request.summary): \(error.message)",
+                        serverMessage: error.serverMessage)))
         }
     }
 
@@ -202,7 +207,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             let reason =
                 error == EAFNOSUPPORT
                 ? "the host is not a numeric address" : String(cString: strerror(error))
-            connectFailed(nil, RedisError(.connectionFailed, "could not connect to \(configuration.endpoint): \(reason)"))
+            connectFailed(
+                nil, RedisError(.connectionFailed, "could not connect to \(configuration.endpoint): \(reason)"))
             return false
         }
         guard let reader = RedisReplyReader() else {
@@ -301,7 +307,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     private func watch(_ connection: RedisConnection, for interest: IOInterest) {
         guard connection.watched != interest else { return }
         let descriptor = connection.descriptor
-        if loop.watch(descriptor, for: interest, handler: { [weak self] readiness in self?.ready(descriptor, readiness) })
+        if loop.watch(
+            descriptor, for: interest, handler: { [weak self] readiness in self?.ready(descriptor, readiness) })
         {
             connection.watched = interest
         } else {
@@ -419,7 +426,9 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         }
         let request = connection.request
         close(connection)
-        if let request { finish(request, with: .failure(RedisError(error.code, "\(request.summary): \(error.message)"))) }
+        if let request {
+            finish(request, with: .failure(RedisError(error.code, "\(request.summary): \(error.message)")))
+        }
         replenish()
     }
 
