@@ -368,11 +368,15 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         for _ in 0..<16 {
             let count = recv(connection.descriptor, readBuffer, Self.readBufferSize, 0)
             if count > 0 {
-                do {
+                do throws(RedisError) {
                     try connection.reader.feed(readBuffer, count: count)
                     while connection.expected > 0, let reply = try connection.reader.next() {
                         connection.replies.append(reply)
                         connection.expected -= 1
+                    }
+                    // A reply nobody asked for would be taken for the next call's: drop the connection.
+                    if connection.expected == 0, try connection.reader.next() != nil {
+                        throw RedisError(.protocolError, "Redis sent more replies than commands")
                     }
                 } catch {
                     broken(connection, error)

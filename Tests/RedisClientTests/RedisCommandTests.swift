@@ -170,15 +170,21 @@ struct RedisCommandTests {
         }
     }
 
-    @Test func aCallFromAnEventLoopRunsOnThatLoopsPool() async throws {
+    @Test func callsFromAnEventLoopRunOnThatLoopsPool() async throws {
         try await RedisServer.with { server throws in
             try await withClient(server, loopCount: 2) { client throws in
                 let loop = client.eventLoops.loops[1]
-                let (reply, resumedOnLoop) = try await withTaskExecutorPreference(loop) {
-                    let reply = try await client.send(["ECHO", "on the loop"])
-                    return (reply, loop.isCurrent)
+                let (replies, resumedOnLoop) = try await withTaskExecutorPreference(loop) {
+                    var replies: [RedisValue] = []
+                    var resumedOnLoop = true
+                    // Calls from other threads would go to the loops in turn, opening a pool on each.
+                    for index in 0..<4 {
+                        replies.append(try await client.send(["ECHO", RedisArgument("call \(index)")]))
+                        resumedOnLoop = resumedOnLoop && loop.isCurrent
+                    }
+                    return (replies, resumedOnLoop)
                 }
-                #expect(reply == .bulk("on the loop"))
+                #expect(replies == (0..<4).map { .bulk("call \($0)") })
                 #expect(resumedOnLoop)
                 #expect(client.poolCount == 1)
             }

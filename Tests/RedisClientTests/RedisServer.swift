@@ -38,6 +38,17 @@ final class RedisServer: Sendable {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("redis-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do {
+            return try await launchFirst(in: directory, unixSocket: unixSocket, arguments: arguments)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    private static func launchFirst(in directory: String, unixSocket: Bool, arguments: [String]) async throws
+        -> RedisServer
+    {
         if unixSocket {
             let path = directory + "/redis.sock"
             let process = try await launch(in: directory, port: 0, socketPath: path, arguments: arguments)
