@@ -60,7 +60,7 @@ public struct RedisConfiguration: Sendable {
     /// unless it gives its own; 2 s by default.
     public var commandTimeout: Duration
     /// The most connections each event loop keeps (so the client opens at most this many times
-    /// the group's loop count); 4 by default.
+    /// the group's loop count); 4 by default, and at least 1.
     public var maximumConnectionsPerLoop: Int
     /// The most calls that may wait for a connection on each loop; one more fails at once with
     /// ``RedisError/Code/poolExhausted``. 1024 by default.

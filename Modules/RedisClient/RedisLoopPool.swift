@@ -171,7 +171,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         guard !closed else { return }
         let opening = connections.values.count { $0.state == .connecting || $0.state == .handshaking }
         var needed = waiterCount - opening
-        while needed > 0, connections.count < configuration.maximumConnectionsPerLoop {
+        while needed > 0, connections.count < max(1, configuration.maximumConnectionsPerLoop) {
             guard open() else { return }
             needed -= 1
         }

@@ -34,21 +34,28 @@ final class RedisServer: Sendable {
     }
 
     /// Starts a server; `arguments` are added to its command line (`--requirepass`, ...).
-    static func start(unixSocket: Bool = false, arguments: [String] = []) async throws -> RedisServer {
+    ///
+    /// - Parameter stablePort: Picks the port at random below the system's ephemeral range, which
+    ///   the other tests' servers and clients never get from the system: a test that stops and
+    ///   restarts its server on the same port then never finds another test's server there.
+    static func start(unixSocket: Bool = false, stablePort: Bool = false, arguments: [String] = []) async throws
+        -> RedisServer
+    {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("redis-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         do {
-            return try await launchFirst(in: directory, unixSocket: unixSocket, arguments: arguments)
+            return try await launchFirst(
+                in: directory, unixSocket: unixSocket, stablePort: stablePort, arguments: arguments)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw error
         }
     }
 
-    private static func launchFirst(in directory: String, unixSocket: Bool, arguments: [String]) async throws
-        -> RedisServer
-    {
+    private static func launchFirst(
+        in directory: String, unixSocket: Bool, stablePort: Bool, arguments: [String]
+    ) async throws -> RedisServer {
         if unixSocket {
             let path = directory + "/redis.sock"
             let process = try await launch(in: directory, port: 0, socketPath: path, arguments: arguments)
@@ -58,7 +65,9 @@ final class RedisServer: Sendable {
         var lastError: any Error = RedisServerError("no attempt")
         // A port found free may be taken by another test before redis binds it: try another.
         for _ in 0..<5 {
-            let port = try ScriptedSocketServer.closedPort()
+            let port =
+                stablePort
+                ? Int.random(in: 20_000..<min(32_000, ephemeralPortsStart())) : try ScriptedSocketServer.closedPort()
             do {
                 let process = try await launch(in: directory, port: port, socketPath: nil, arguments: arguments)
                 return RedisServer(
@@ -68,6 +77,13 @@ final class RedisServer: Sendable {
             }
         }
         throw lastError
+    }
+
+    /// The first port of the system's ephemeral range (`ip_local_port_range`), 32768 if unknown.
+    private static func ephemeralPortsStart() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) }
+        return max(20_001, first ?? 32_768)
     }
 
     /// Starts `redis-server` and waits (at most 10 s) until it accepts connections.

@@ -36,3 +36,9 @@ extension RedisValue {
     /// A bulk string of `text`'s bytes.
     static func bulk(_ text: String) -> RedisValue { .bulkString(Array(text.utf8)) }
 }
+
+/// The loops of a test that runs without ``withClient(_:loopCount:configure:_:)``.
+enum EventLoopGroupForTests {
+    /// One loop, named for the tests.
+    static func make() throws -> EventLoopGroup { try EventLoopGroup(loopCount: 1, name: "redis-test") }
+}
