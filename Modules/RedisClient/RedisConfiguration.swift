@@ -8,7 +8,8 @@
 public struct RedisConfiguration: Sendable {
     /// Where Redis listens.
     public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
-        /// TCP to a numeric IPv4 or IPv6 address (or `localhost`, taken as 127.0.0.1) and a port.
+        /// TCP to a host and port: a numeric IPv4 or IPv6 address, or a name, looked up (its IPv4
+        /// address if it has one) when a connection is opened and kept for a minute.
         case tcp(host: String, port: Int)
         /// A unix domain socket (Redis's `unixsocket`).
         case unixSocket(path: String)

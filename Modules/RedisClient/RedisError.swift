@@ -9,8 +9,9 @@ public struct RedisError: Error, Sendable, CustomStringConvertible {
 
         private init(_ name: String) { description = name }
 
-        /// No connection could be made (refused, unreachable, no answer within the connect
-        /// timeout, or Redis is in reconnect backoff after such a failure), or `SELECT` failed.
+        /// No connection could be made (a name that does not resolve, refused, unreachable, no
+        /// answer within the connect timeout, or Redis is in reconnect backoff after such a
+        /// failure), or `SELECT` failed.
         public static let connectionFailed = Code("connectionFailed")
         /// Redis refused the credentials (`AUTH`).
         public static let authenticationFailed = Code("authenticationFailed")
@@ -31,7 +32,7 @@ public struct RedisError: Error, Sendable, CustomStringConvertible {
         /// The calling task was cancelled.
         public static let cancelled = Code("cancelled")
         /// The command or the configuration is not usable (an empty command, an unreadable
-        /// password file, a host that is not a numeric address).
+        /// password file, a port out of range).
         public static let invalidArgument = Code("invalidArgument")
     }
 

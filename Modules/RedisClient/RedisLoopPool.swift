@@ -1,4 +1,5 @@
 import CHiredis
+import Dispatch
 import EventLoops
 import Glibc
 
@@ -31,6 +32,9 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     private var failures = 0
     private var retryAt: ContinuousClock.Instant?
     private var lastFailure: RedisError?
+    /// The address of the endpoint's host name, kept for a minute, and whether a lookup runs.
+    private var resolvedAddress: (address: String, expires: ContinuousClock.Instant)?
+    private var resolving = false
     private var closed = false
     private let onClose: @Sendable () -> Void
 
@@ -191,22 +195,29 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             return false
         }
         var error: Int32 = 0
-        let descriptor: Int32
+        var descriptor: Int32
         switch configuration.endpoint {
         case .tcp(let host, let port):
-            let address = host == "localhost" ? "127.0.0.1" : host
             guard (0...65535).contains(port) else {
                 connectFailed(nil, RedisError(.invalidArgument, "the port \(port) is out of range"))
                 return false
             }
-            descriptor = address.withCString { swifty_redis_connect_tcp($0, UInt16(port), &error) }
+            descriptor = host.withCString { swifty_redis_connect_tcp($0, UInt16(port), &error) }
+            if descriptor < 0, error == EAFNOSUPPORT {
+                // A host name: connect to its address, looked up first when not known.
+                guard let resolvedAddress, ContinuousClock.now < resolvedAddress.expires else {
+                    resolve(host)
+                    return false
+                }
+                descriptor = resolvedAddress.address.withCString {
+                    swifty_redis_connect_tcp($0, UInt16(port), &error)
+                }
+            }
         case .unixSocket(let path):
             descriptor = path.withCString { swifty_redis_connect_unix($0, &error) }
         }
         guard descriptor >= 0 else {
-            let reason =
-                error == EAFNOSUPPORT
-                ? "the host is not a numeric address" : String(cString: strerror(error))
+            let reason = String(cString: strerror(error))
             connectFailed(
                 nil, RedisError(.connectionFailed, "could not connect to \(configuration.endpoint): \(reason)"))
             return false
@@ -234,6 +245,39 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             watch(connection, for: .writable)
         }
         return true
+    }
+
+    /// Looks up `host` on a thread of its own (`getaddrinfo` blocks), then opens connections for
+    /// the calls waiting meanwhile, or fails them as a failed connection attempt.
+    private func resolve(_ host: String) {
+        guard !resolving else { return }
+        resolving = true
+        let loop = self.loop
+        DispatchQueue.global().async { [weak self] in
+            var buffer = [CChar](repeating: 0, count: 64)
+            let status = host.withCString { swifty_redis_resolve($0, &buffer, socklen_t(buffer.count)) }
+            let result: Result<String, RedisError> =
+                status == 0
+                ? .success(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                : .failure(
+                    RedisError(
+                        .connectionFailed,
+                        "the name '\(host)' did not resolve: \(String(cString: gai_strerror(status)))"))
+            let pool = self
+            loop.execute { pool?.resolved(result) }
+        }
+    }
+
+    private func resolved(_ result: Result<String, RedisError>) {
+        resolving = false
+        guard !closed else { return }
+        switch result {
+        case .success(let address):
+            resolvedAddress = (address, .now + .seconds(60))
+            replenish()
+        case .failure(let error):
+            connectFailed(nil, error)
+        }
     }
 
     /// A connection attempt failed: the backoff grows, and when no connection is left the

@@ -151,14 +151,27 @@ struct RedisPoolTests {
         let second = await redisError { try await client.send(["PING"]) }
         #expect(second?.code == .connectionFailed)
         #expect(second?.message.contains("next attempt in") == true)
-        let notNumeric = RedisClient(
+        let unknownName = RedisClient(
             configuration: RedisConfiguration(endpoint: .tcp(host: "redis.invalid", port: 6379)), eventLoops: loops)
-        let named = await redisError { try await notNumeric.send(["PING"]) }
+        let named = await redisError { try await unknownName.send(["PING"]) }
         #expect(named?.code == .connectionFailed)
-        #expect(named?.message.contains("not a numeric address") == true)
-        await notNumeric.shutdown()
+        #expect(named?.message.contains("the name 'redis.invalid' did not resolve") == true)
+        await unknownName.shutdown()
         await client.shutdown()
         await loops.shutdown()
+    }
+
+    @Test func aHostNameIsLookedUp() async throws {
+        try await RedisServer.with { server throws in
+            let port = try #require(server.port)
+            let loops = try EventLoopGroup(loopCount: 1, name: "redis-test")
+            let client = RedisClient(
+                configuration: RedisConfiguration(endpoint: .tcp(host: "localhost", port: port)), eventLoops: loops)
+            #expect(try await client.send(["PING"]) == .simpleString("PONG"))
+            #expect(try await client.pipeline([["PING"], ["ECHO", "x"]]) == [.simpleString("PONG"), .bulk("x")])
+            await client.shutdown()
+            await loops.shutdown()
+        }
     }
 
     @Test func aShutDownClientFailsCallsInFlightAndNewOnes() async throws {
