@@ -148,7 +148,15 @@ public final class RedisClient: Sendable {
                 }
             }
         } onCancel: {
-            loop.execute { request.pool?.cancel(request) }
+            // Runs on the loop after the hand-over of the call (queued before it) or, when the
+            // cancellation came first, marks the call so that its pool refuses it.
+            loop.execute {
+                if let pool = request.pool {
+                    pool.cancel(request)
+                } else {
+                    request.cancelledBeforeSubmission = true
+                }
+            }
         }
     }
 

@@ -64,7 +64,7 @@ public struct RedisConfiguration: Sendable {
     /// the group's loop count); 4 by default, and at least 1.
     public var maximumConnectionsPerLoop: Int
     /// The most calls that may wait for a connection on each loop; one more fails at once with
-    /// ``RedisError/Code/poolExhausted``. 1024 by default.
+    /// ``RedisError/Code/poolExhausted``. 1024 by default, and at least 1.
     public var maximumWaitersPerLoop: Int
     /// The wait between failed connection attempts.
     public var reconnectBackoff: Backoff

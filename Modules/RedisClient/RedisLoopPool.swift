@@ -80,6 +80,11 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             finish(request, with: .failure(RedisError(.shutDown, "the client was shut down before \(request.summary)")))
             return
         }
+        guard !request.cancelledBeforeSubmission else {
+            finish(
+                request, with: .failure(RedisError(.cancelled, "\(request.summary) was cancelled before it was sent")))
+            return
+        }
         request.pool = self
         request.deadline = .now + request.timeout
         request.timer = loop.schedule(at: request.deadline) { [weak self, weak request] in
@@ -91,7 +96,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             start(request, on: connection)
             return
         }
-        guard waiterCount < configuration.maximumWaitersPerLoop else {
+        guard waiterCount < max(1, configuration.maximumWaitersPerLoop) else {
             finish(
                 request,
                 with: .failure(

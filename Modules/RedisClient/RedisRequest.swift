@@ -24,6 +24,8 @@ final class RedisRequest: @unchecked Sendable {
     weak var connection: RedisConnection?
     /// The pool it was submitted to.
     weak var pool: RedisLoopPool?
+    /// Set when its task was cancelled before it reached its pool (which then refuses it).
+    var cancelledBeforeSubmission = false
 
     init(bytes: [UInt8], replyCount: Int, summary: String, timeout: Duration) {
         self.bytes = bytes
