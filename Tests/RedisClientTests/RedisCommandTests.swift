@@ -117,6 +117,29 @@ struct RedisCommandTests {
         }
     }
 
+    @Test func largePipelinesAndRepliesPassThroughFullSocketBuffers() async throws {
+        try await RedisServer.with { server throws in
+            try await withClient(server, loopCount: 1) { client throws in
+                // 2000 values of 10 KiB: far more than the socket buffers hold, so the write waits
+                // for room while the replies are read.
+                let value = (0..<10_240).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+                let commands: [[RedisArgument]] = (0..<2000).map {
+                    ["SET", RedisArgument("big-\($0)"), RedisArgument(bytes: value + [UInt8($0 % 256)])]
+                }
+                let replies = try await client.pipeline(commands, timeout: .seconds(30))
+                #expect(replies.count == 2000)
+                #expect(replies.allSatisfy { $0 == .simpleString("OK") })
+                let reads = try await client.pipeline(
+                    [["GET", "big-0"], ["GET", "big-1999"]], timeout: .seconds(30))
+                #expect(reads == [.bulkString(value + [0]), .bulkString(value + [UInt8(1999 % 256)])])
+                // One 8 MiB reply takes many reads over several turns of the loop.
+                let huge = [UInt8](repeating: 0x61, count: 8 << 20)
+                _ = try await client.send(["SET", "huge", RedisArgument(bytes: huge)], timeout: .seconds(30))
+                #expect(try await client.send(["GET", "huge"], timeout: .seconds(30)) == .bulkString(huge))
+            }
+        }
+    }
+
     @Test func theDatabaseIsSelectedOnEveryConnection() async throws {
         try await RedisServer.with { server throws in
             try await withClient(server, configure: { $0.database = 3 }) { third throws in
