@@ -357,7 +357,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         guard connection.watched != interest else { return }
         let descriptor = connection.descriptor
         if loop.watch(
-            descriptor, for: interest, handler: { [weak self] readiness in self?.ready(descriptor, readiness) })
+            descriptor, for: interest, handler: { [weak self] readiness in self?.handle(descriptor, readiness) })
         {
             connection.watched = interest
         } else {
@@ -366,7 +366,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         }
     }
 
-    private func ready(_ descriptor: Int32, _ readiness: IOReadiness) {
+    private func handle(_ descriptor: Int32, _ readiness: IOReadiness) {
         guard let connection = connections[descriptor] else { return }
         switch connection.state {
         case .connecting:
