@@ -125,6 +125,20 @@ package.targets += [
         path: "Tests/HTTPServerTests"),
 ]
 
+// MARK: - Redis
+package.targets += [
+    // No pkgConfig: hiredis.pc's cflags carry -D_FILE_OFFSET_BITS=64, which SwiftPM refuses with a
+    // warning; the shim includes <hiredis/hiredis.h> from the default path instead.
+    .systemLibrary(name: "CHiredis", path: "Modules/CHiredis", providers: [.apt(["libhiredis-dev"])]),
+    .target(
+        name: "RedisClient", dependencies: ["CHiredis", "COpenSSL", "EventLoops"], path: "Modules/RedisClient"),
+    .testTarget(
+        name: "RedisClientTests",
+        dependencies: ["RedisClient", "EventLoops", "ServiceTesting"],
+        path: "Tests/RedisClientTests"
+    ),
+]
+
 // MARK: - Test kit
 package.targets += [
     // A C shim for what Swift cannot import from glibc's spawn.h and sys/wait.h (see its header).

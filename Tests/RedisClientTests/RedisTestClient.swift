@@ -1,0 +1,44 @@
+import EventLoops
+import RedisClient
+
+/// Runs `body` with a client of `server` on loops of its own, and shuts both down afterwards.
+func withClient(
+    _ server: RedisServer, loopCount: Int = 2, configure: (inout RedisConfiguration) -> Void = { _ in },
+    _ body: (RedisClient) async throws -> Void
+) async throws {
+    var configuration = RedisConfiguration(endpoint: server.endpoint)
+    configuration.commandTimeout = .seconds(10)
+    configure(&configuration)
+    let loops = try EventLoopGroup(loopCount: loopCount, name: "redis-test")
+    let client = RedisClient(configuration: configuration, eventLoops: loops)
+    do {
+        try await body(client)
+        await client.shutdown()
+        await loops.shutdown()
+    } catch {
+        await client.shutdown()
+        await loops.shutdown()
+        throw error
+    }
+}
+
+/// The error a call threw, or `nil` when it succeeded.
+func redisError(_ call: () async throws -> RedisValue) async -> RedisError? {
+    do {
+        _ = try await call()
+        return nil
+    } catch {
+        return error as? RedisError
+    }
+}
+
+extension RedisValue {
+    /// A bulk string of `text`'s bytes.
+    static func bulk(_ text: String) -> RedisValue { .bulkString(Array(text.utf8)) }
+}
+
+/// The loops of a test that runs without ``withClient(_:loopCount:configure:_:)``.
+enum EventLoopGroupForTests {
+    /// One loop, named for the tests.
+    static func make() throws -> EventLoopGroup { try EventLoopGroup(loopCount: 1, name: "redis-test") }
+}
