@@ -32,16 +32,22 @@ package final class KeyedMAC: @unchecked Sendable {
         var bytes = Array(secret)
         defer { bytes.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
         var digestBytes = Array(digestName.utf8CString)
+        // The parameter keeps a pointer to its key: a literal passed as the argument would be a
+        // temporary C string, freed before EVP_MAC_init reads it.
+        let digestKey = Array("digest".utf8CString)
         let initialised = digestBytes.withUnsafeMutableBufferPointer { name in
-            var parameters = [
-                OSSL_PARAM_construct_utf8_string("digest", name.baseAddress, 0),
-                OSSL_PARAM_construct_end(),
-            ]
-            return bytes.withUnsafeBytes { key in
-                // A zero-length key still needs a non-NULL pointer, or OpenSSL keeps the old key.
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { empty in
-                    let keyPointer = key.count > 0 ? key.baseAddress! : UnsafeRawPointer(empty.baseAddress!)
-                    return EVP_MAC_init(context, keyPointer.assumingMemoryBound(to: UInt8.self), key.count, &parameters)
+            digestKey.withUnsafeBufferPointer { key in
+                var parameters = [
+                    OSSL_PARAM_construct_utf8_string(key.baseAddress, name.baseAddress, 0),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return bytes.withUnsafeBytes { secret in
+                    // A zero-length key still needs a non-NULL pointer, or OpenSSL keeps the old key.
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { empty in
+                        let keyPointer = secret.count > 0 ? secret.baseAddress! : UnsafeRawPointer(empty.baseAddress!)
+                        return EVP_MAC_init(
+                            context, keyPointer.assumingMemoryBound(to: UInt8.self), secret.count, &parameters)
+                    }
                 }
             }
         }
