@@ -51,6 +51,8 @@ enum HTTP1ResponseParser {
             let connection = HTTP1ResponseParser.connection(parser)
             connection.flushField()
             let status = Int(parser.pointee.status_code)
+            // http-parser takes a status of one or two digits; HTTP's has three (RFC 9112 §4).
+            guard status >= 100 else { return -1 }
             connection.status = status
             // An interim answer (100 Continue, 103 Early Hints) has no body; the final one follows.
             connection.interim = status >= 100 && status < 200 && status != 101
@@ -94,6 +96,11 @@ enum HTTP1ResponseParser {
         if connection.bodyTooLarge { return .bodyTooLarge }
         if connection.headTooLarge { return .headTooLarge }
         let error = connection.parser.error
+        if error == HPE_CB_headers_complete {
+            let status = connection.parser.state.pointee.status_code
+            return .malformed("the status code \(status) does not have three digits")
+        }
+        if error == HPE_CB_header_value { return .malformed("a field value holds a NUL byte") }
         if error != HPE_OK { return .malformed(HTTP1Parser.describe(error)) }
         return .needMore
     }
@@ -114,6 +121,8 @@ extension HTTP1Connection {
         }
         guard let at else { return 0 }
         let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(at).assumingMemoryBound(to: UInt8.self), count: length)
+        // http-parser lets a NUL through in a value; RFC 9110 §5.5 has it refused.
+        if toValue && buffer.contains(0) { return 1 }
         if toValue { value.append(contentsOf: buffer) } else { name.append(contentsOf: buffer) }
         return 0
     }

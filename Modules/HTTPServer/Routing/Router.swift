@@ -130,7 +130,8 @@ public struct Router: Sendable {
     /// The array is sized before it is filled (`split(separator:)` grows it two or three times on
     /// every request).
     private static func split(_ path: Substring) -> [Substring] {
-        let trimmed = path.hasPrefix("/") ? path.dropFirst() : path
+        // The first byte, not the first character: `/` and a combining mark after it are one character.
+        let trimmed = path.utf8.first == UInt8(ascii: "/") ? Substring(path.utf8.dropFirst()) : path
         let utf8 = trimmed.utf8
         var parts: [Substring] = []
         parts.reserveCapacity(utf8.count(where: { $0 == UInt8(ascii: "/") }) + 1)
