@@ -121,7 +121,8 @@ package.targets += [
     // The raw-socket framing corpus, run against the bare server, swiftyd and a sandbox upstream.
     .target(name: "HTTPFramingCorpus", path: "Tests/HTTPFramingCorpus"),
     .testTarget(
-        name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTypes", "EventLoops", "HTTPFramingCorpus"],
+        name: "HTTPServerTests",
+        dependencies: ["HTTPServer", "HTTPTypes", "EventLoops", "HTTPFramingCorpus", "ServiceTesting"],
         path: "Tests/HTTPServerTests"),
 ]
 

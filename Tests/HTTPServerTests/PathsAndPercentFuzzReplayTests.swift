@@ -1,37 +1,23 @@
 import Foundation
+import ServiceTesting
 import Testing
 
 /// Replays the PathsAndPercent fuzz target's inputs without the fuzzer: every crash it saved
-/// (Tools/fuzz/crashes/PathsAndPercent) and its seed corpus (Tools/fuzz/corpus/PathsAndPercent) go through
-/// ``PathsAndPercentFuzzExercise`` and must keep its invariants.
+/// (Tools/fuzz/crashes/PathsAndPercent) and its seed corpus go through ``PathsAndPercentFuzzExercise`` and must keep its
+/// invariants.
 struct PathsAndPercentFuzzReplayTests {
-    static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-        "../../Tools/fuzz"
-    ).standardizedFileURL
-
-    /// The saved inputs, by file name relative to Tools/fuzz.
-    static let inputs: [String] = {
-        var names: [String] = []
-        for directory in ["crashes/PathsAndPercent", "corpus/PathsAndPercent"] {
-            let files =
-                (try? FileManager.default.contentsOfDirectory(atPath: fuzz.appendingPathComponent(directory).path))
-                ?? []
-            names += files.filter { !$0.hasPrefix(".") }.sorted().map { "\(directory)/\($0)" }
-        }
-        return names
-    }()
+    static let inputs = FuzzInputs(target: "PathsAndPercent", testFile: #filePath)
 
     @Test func theSeedCorpusIsThere() {
-        #expect(Self.inputs.filter { $0.hasPrefix("corpus/") }.count >= 20)
+        #expect(Self.inputs.seeds.count >= 20)
     }
 
-    @Test(arguments: inputs)
+    @Test(arguments: inputs.names)
     func replaysKeepTheInvariants(_ name: String) async throws {
-        let input = try [UInt8](Data(contentsOf: Self.fuzz.appendingPathComponent(name)))
         do {
-            try await PathsAndPercentFuzzExercise.run(input)
-        } catch let violation {
-            Issue.record("\(name): \(violation)")
+            try await PathsAndPercentFuzzExercise.run(try Self.inputs.bytes(name))
+        } catch {
+            Issue.record("\(name): \(error)")
         }
     }
 }

@@ -1,37 +1,23 @@
 import Foundation
+import ServiceTesting
 import Testing
 
 /// Replays the Configuration fuzz target's inputs without the fuzzer: every crash it saved
-/// (Tools/fuzz/crashes/Configuration) and its seed corpus (Tools/fuzz/corpus/Configuration) go through
-/// ``ConfigurationFuzzExercise`` and must keep its invariants.
+/// (Tools/fuzz/crashes/Configuration) and its seed corpus go through ``ConfigurationFuzzExercise`` and must keep its
+/// invariants.
 struct ConfigurationFuzzReplayTests {
-    static let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-        "../../Tools/fuzz"
-    ).standardizedFileURL
-
-    /// The saved inputs, by file name relative to Tools/fuzz.
-    static let inputs: [String] = {
-        var names: [String] = []
-        for directory in ["crashes/Configuration", "corpus/Configuration"] {
-            let files =
-                (try? FileManager.default.contentsOfDirectory(atPath: fuzz.appendingPathComponent(directory).path))
-                ?? []
-            names += files.filter { !$0.hasPrefix(".") }.sorted().map { "\(directory)/\($0)" }
-        }
-        return names
-    }()
+    static let inputs = FuzzInputs(target: "Configuration", testFile: #filePath)
 
     @Test func theSeedCorpusIsThere() {
-        #expect(Self.inputs.filter { $0.hasPrefix("corpus/") }.count >= 15)
+        #expect(Self.inputs.seeds.count >= 15)
     }
 
-    @Test(arguments: inputs)
+    @Test(arguments: inputs.names)
     func replaysKeepTheInvariants(_ name: String) throws {
-        let input = try [UInt8](Data(contentsOf: Self.fuzz.appendingPathComponent(name)))
         do {
-            try ConfigurationFuzzExercise.run(input)
-        } catch let violation {
-            Issue.record("\(name): \(violation)")
+            try ConfigurationFuzzExercise.run(try Self.inputs.bytes(name))
+        } catch {
+            Issue.record("\(name): \(error)")
         }
     }
 }
