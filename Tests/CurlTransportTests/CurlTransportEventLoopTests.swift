@@ -47,6 +47,8 @@ struct CurlTransportEventLoopTests {
             #expect(response.status == 204)
         }
         await transport.shutdown()
+        // The loop frees its multi handle on its own next turn: wait for it, boundedly.
+        for _ in 0..<200 where transport.eventLoopCount != 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(transport.eventLoopCount == 0)
     }
 
