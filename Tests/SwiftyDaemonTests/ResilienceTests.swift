@@ -250,11 +250,16 @@ struct ResilienceTests {
             let transitions = log.records.filter {
                 $0.message.hasPrefix("circuit breaker") && $0.metadata["module"] == "PaymentModule"
             }
-            #expect(
-                transitions.map(\.message) == [
-                    "circuit breaker closed -> open", "circuit breaker open -> half-open",
-                    "circuit breaker half-open -> closed",
-                ])
+            // A probe sent while the domain was still down (a slow host) opens it again: any
+            // number of open/half-open rounds, then closed.
+            let messages = transitions.map(\.message)
+            let reopen = ["circuit breaker open -> half-open", "circuit breaker half-open -> open"]
+            #expect(messages.first == "circuit breaker closed -> open")
+            #expect(messages.suffix(2) == ["circuit breaker open -> half-open", "circuit breaker half-open -> closed"])
+            #expect(messages.count >= 3 && (messages.count - 3) % 2 == 0, "\(messages)")
+            for index in stride(from: 1, to: messages.count - 2, by: 2) {
+                #expect(Array(messages[index..<index + 2]) == reopen, "\(messages)")
+            }
         }
         await daemon.drain()
     }
@@ -274,6 +279,7 @@ struct ResilienceTests {
             // Every answer a 503 without Retry-After.
             try sandbox.upstreams.setFaults(FaultSettings(resetRate: 1), for: .payment)
             let calls = 100
+            let started = ContinuousClock.now
             let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for worker in 0..<10 {
                     group.addTask {
@@ -288,9 +294,12 @@ struct ResilienceTests {
             }
             #expect(statuses.count == calls)
             #expect(statuses.allSatisfy { $0 == 503 })
-            // Defaults: 20 % of the first attempts plus 1 a second over the 10 s window.
+            // Defaults: 20 % of the first attempts plus 1 a second, over the 10 s window or the
+            // whole run when a slow host makes it longer.
             let settings = ResilienceSettings()
-            let allowed = Int(settings.retryBudgetRatio * Double(calls)) + Int(settings.retryBudgetFloorPerSecond * 10)
+            let seconds = max(10, Int((ContinuousClock.now - started).components.seconds) + 10)
+            let allowed =
+                Int(settings.retryBudgetRatio * Double(calls)) + Int(settings.retryBudgetFloorPerSecond) * seconds
             #expect(counter.value > calls, "no retry was made")
             #expect(counter.value <= calls + allowed, "\(counter.value) requests for \(calls) calls")
             #expect(counter.value < calls * settings.retry.maxAttempts)
