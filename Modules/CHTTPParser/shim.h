@@ -16,57 +16,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/// Starts a non-blocking TCP connection to the numeric address `host` (IPv4 dotted or IPv6
-/// without brackets) and `port`, with `TCP_NODELAY` and close-on-exec.
-/// Returns the socket, with `*error` 0 (connected) or `EINPROGRESS` (wait until writable, then
-/// read `SO_ERROR`), or -1 with `*error` set (`EAFNOSUPPORT` when `host` is not numeric).
-static inline int swifty_http1_connect(const char *host, unsigned short port, int *error) {
-    struct sockaddr_storage address;
-    socklen_t length;
-    memset(&address, 0, sizeof address);
-    struct sockaddr_in *v4 = (struct sockaddr_in *)&address;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&address;
-    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons(port);
-        length = sizeof *v4;
-    } else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons(port);
-        length = sizeof *v6;
-    } else {
-        *error = EAFNOSUPPORT;
-        return -1;
-    }
-    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        *error = errno;
-        return -1;
-    }
-    int on = 1;
-    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-    if (connect(fd, (struct sockaddr *)&address, length) == 0) {
-        *error = 0;
-        return fd;
-    }
-    if (errno == EINPROGRESS) {
-        *error = EINPROGRESS;
-        return fd;
-    }
-    *error = errno;
-    close(fd);
-    return -1;
-}
-
-/// The pending error of a socket whose non-blocking connect has finished (`SO_ERROR`): 0 when it
-/// connected.
-static inline int swifty_http1_socket_error(int fd) {
-    int value = 0;
-    socklen_t length = sizeof value;
-    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) != 0) return errno;
-    return value;
-}
-
 /// Resolves `host` with `getaddrinfo` (TCP, addresses of a family the machine has configured)
 /// and writes its first address as numeric text into `out` (at least `INET6_ADDRSTRLEN` bytes).
 /// Returns 0, or `getaddrinfo`'s error (`gai_strerror` describes it). Blocks: call it off any

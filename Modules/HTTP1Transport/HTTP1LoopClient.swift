@@ -1,3 +1,4 @@
+import CEpoll
 import CHTTPParser
 import Dispatch
 import EventLoops
@@ -224,7 +225,7 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
     private func connect(_ exchange: HTTP1Exchange, to address: String) {
         let origin = exchange.target.origin
         var error: Int32 = 0
-        let descriptor = address.withCString { swifty_http1_connect($0, origin.port, &error) }
+        let descriptor = address.withCString { swifty_connect_tcp($0, origin.port, &error) }
         guard descriptor >= 0 else {
             finish(exchange, with: .failure(connectFailure(exchange, error)))
             return
@@ -290,7 +291,7 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
     private func connected(_ connection: HTTP1Connection) {
         if let timer = connection.connectTimer { loop.cancelTimer(timer) }
         connection.connectTimer = nil
-        let error = swifty_http1_socket_error(connection.descriptor)
+        let error = swifty_socket_error(connection.descriptor)
         guard error == 0 else {
             if let exchange = connection.exchange { fail(exchange, connectFailure(exchange, error)) }
             return

@@ -1,3 +1,4 @@
+import CEpoll
 import CHiredis
 import Dispatch
 import EventLoops
@@ -207,7 +208,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
                 connectFailed(nil, RedisError(.invalidArgument, "the port \(port) is out of range"))
                 return false
             }
-            descriptor = host.withCString { swifty_redis_connect_tcp($0, UInt16(port), &error) }
+            descriptor = host.withCString { swifty_connect_tcp($0, UInt16(port), &error) }
             if descriptor < 0, error == EAFNOSUPPORT {
                 // A host name: connect to its address, looked up first when not known.
                 guard let resolvedAddress, ContinuousClock.now < resolvedAddress.expires else {
@@ -215,11 +216,11 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
                     return false
                 }
                 descriptor = resolvedAddress.address.withCString {
-                    swifty_redis_connect_tcp($0, UInt16(port), &error)
+                    swifty_connect_tcp($0, UInt16(port), &error)
                 }
             }
         case .unixSocket(let path):
-            descriptor = path.withCString { swifty_redis_connect_unix($0, &error) }
+            descriptor = path.withCString { swifty_connect_unix($0, &error) }
         }
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(error))
@@ -296,7 +297,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     }
 
     private func connected(_ connection: RedisConnection) {
-        let error = swifty_redis_socket_error(connection.descriptor)
+        let error = swifty_socket_error(connection.descriptor)
         guard error == 0 else {
             connectFailed(
                 connection,
