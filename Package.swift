@@ -98,7 +98,9 @@ package.targets += [
     .target(name: "HTTP1Parsing", dependencies: ["CHTTPParser"], path: "Modules/HTTP1Parsing"),
     .target(
         name: "HTTP1Transport",
-        dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "AppLogging", "CHTTPParser", "HTTP1Parsing", "CEpoll"],
+        dependencies: [
+            "ServiceCore", "HTTPTypes", "EventLoops", "AppLogging", "CHTTPParser", "HTTP1Parsing", "CEpoll",
+        ],
         path: "Modules/HTTP1Transport"
     ),
     .testTarget(
@@ -132,7 +134,8 @@ package.targets += [
     // warning; the shim includes <hiredis/hiredis.h> from the default path instead.
     .systemLibrary(name: "CHiredis", path: "Modules/CHiredis", providers: [.apt(["libhiredis-dev"])]),
     .target(
-        name: "RedisClient", dependencies: ["CHiredis", "CEpoll", "COpenSSL", "EventLoops"], path: "Modules/RedisClient"),
+        name: "RedisClient", dependencies: ["CHiredis", "CEpoll", "COpenSSL", "EventLoops"], path: "Modules/RedisClient"
+    ),
     .testTarget(
         name: "RedisClientTests",
         dependencies: ["RedisClient", "EventLoops", "ServiceTesting"],
