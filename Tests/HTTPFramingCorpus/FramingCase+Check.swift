@@ -15,9 +15,9 @@ extension FramingCase {
     }
 
     private func run(against target: FramingTarget) -> [String] {
-        let connection: FramingConnection
+        let connection: RawConnection
         do {
-            connection = try FramingConnection(port: target.port, timeout: .seconds(5))
+            connection = try RawConnection(port: target.port, timeout: .seconds(5))
         } catch {
             return ["cannot connect: \(error)"]
         }
@@ -25,7 +25,7 @@ extension FramingCase {
         try? connection.send(bytes)
         if halfClose { connection.shutdownWrite() }
         let expected = answers.map { $0.status(on: target) }
-        var responses: [FramingConnection.Response] = []
+        var responses: [RawConnection.Response] = []
         let isHead = bytes.starts(with: Array("HEAD ".utf8))
         while responses.count < expected.count {
             guard let response = try? connection.readResponse(bodyless: isHead) else { break }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFramingCorpus
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFramingCorpus
 import HTTPServer
 import HTTPTypes
 import ServiceCore

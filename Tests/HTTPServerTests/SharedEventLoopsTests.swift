@@ -1,5 +1,6 @@
 import EventLoops
 import Foundation
+import HTTPFramingCorpus
 import HTTPServer
 import Testing
 

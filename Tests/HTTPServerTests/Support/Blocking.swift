@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFramingCorpus
 
 /// Runs blocking socket work on a thread of its own, away from the cooperative pool the server's
 /// handlers need (blocking the pool's few threads could starve the server under test).

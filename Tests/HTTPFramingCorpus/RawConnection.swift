@@ -1,25 +1,31 @@
 import Foundation
 import Glibc
 
-/// A blocking TCP client for tests: plain POSIX sockets with send and receive timeouts, so a test
+/// A blocking TCP client for tests (the framing corpus and the server's own tests): plain POSIX sockets with send and receive timeouts, so a test
 /// can send exactly the bytes it wants (malformed ones too) and never hangs.
-final class RawConnection {
+public final class RawConnection {
     /// A failure of the raw client, with the errno text.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with the system's reason.
+        public var description: String
     }
 
     /// One parsed response.
-    struct Response: Sendable {
-        var status: Int
-        var headers: [(name: String, value: String)]
-        var body: [UInt8]
+    public struct Response: Sendable {
+        /// The status code.
+        public var status: Int
+        /// The fields, in order.
+        public var headers: [(name: String, value: String)]
+        /// The body.
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        /// The first value of the field `name` (case-insensitive).
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
 
-        var bodyText: String { String(decoding: body, as: UTF8.self) }
+        /// The body as UTF-8 text.
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
     }
 
     private let fd: Int32
@@ -27,7 +33,7 @@ final class RawConnection {
 
     /// Connects to `host`:`port` (loopback only) with `timeout` for every send and receive, from
     /// the IPv4 address `source` when given (another loopback address, as another client).
-    init(port: Int, host: String = "127.0.0.1", source: String? = nil, timeout: Duration = .seconds(5)) throws {
+    public init(port: Int, host: String = "127.0.0.1", source: String? = nil, timeout: Duration = .seconds(5)) throws {
         let isV6 = host.contains(":")
         fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -75,10 +81,10 @@ final class RawConnection {
     deinit { Glibc.close(fd) }
 
     /// Sends every byte of `text` (as UTF-8).
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// Sends every byte of `bytes`.
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -90,14 +96,14 @@ final class RawConnection {
     }
 
     /// Whether bytes (or the end of the stream) are waiting to be read, without waiting.
-    func hasSomethingToRead() -> Bool {
+    public func hasSomethingToRead() -> Bool {
         var byte: UInt8 = 0
         let count = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
         return count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// Shuts the write side: the server reads the end of the stream, the client can still read.
-    func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
     /// Reads more bytes into the buffer; false at end of stream.
     private func fill() throws -> Bool {
@@ -110,7 +116,7 @@ final class RawConnection {
     }
 
     /// Reads one response; `bodyless` for answers to HEAD.
-    func readResponse(bodyless: Bool = false) throws -> Response {
+    public func readResponse(bodyless: Bool = false) throws -> Response {
         let separator: [UInt8] = [13, 10, 13, 10]
         var headEnd: Int?
         while headEnd == nil {
@@ -175,7 +181,7 @@ final class RawConnection {
 
     /// Whether the peer closes the connection (or resets it) within the receive timeout, with no
     /// further bytes than those already read.
-    func waitForClose() -> Bool {
+    public func waitForClose() -> Bool {
         do {
             while try fill() {}
             return true
