@@ -113,15 +113,6 @@ public struct SignatureBase: Sendable, CustomStringConvertible {
             }
             return parts.writeDerived(derived, to: &base)
         }
-        switch SignableMessage.writeField(name, in: message.headers, to: &base) {
-        case .appended:
-            return nil
-        case .absent:
-            return SigningError(
-                .missingComponent, "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
-        case .invalid(let reason):
-            return SigningError(
-                .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
-        }
+        return SignableMessage.appendField(name, in: message.headers, to: &base)
     }
 }

@@ -109,7 +109,8 @@ final class RequestSigningCore: Sendable {
                 case .derived:
                     problem = parts.writeDerived(step.derived, to: &base)
                 case .field:
-                    problem = writeField(UnsafeBufferPointer(rebasing: table[step.name]), headers, to: &base)
+                    problem = SignableMessage.appendField(
+                        UnsafeBufferPointer(rebasing: table[step.name]), in: headers, to: &base)
                 case .other:
                     problem = writeOther(plan.others[step.name.lowerBound], message, to: &base)
                 }
@@ -117,24 +118,6 @@ final class RequestSigningCore: Sendable {
                 base.append(0x0A)
             }
             return nil
-        }
-    }
-
-    /// Writes a header field's line value.
-    private static func writeField(
-        _ name: UnsafeBufferPointer<UInt8>,
-        _ headers: HTTPHeaders,
-        to base: inout ByteWriter
-    ) -> SigningError? {
-        switch SignableMessage.writeField(name, in: headers, to: &base) {
-        case .appended:
-            return nil
-        case .absent:
-            return SigningError(
-                .missingComponent, "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
-        case .invalid(let reason):
-            return SigningError(
-                .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
         }
     }
 

@@ -10,6 +10,23 @@ extension SignableMessage {
         fields.fields.withUnsafeBufferPointer { fields in writeField(name, in: fields, to: &writer) }
     }
 
+    /// Writes a field's line value as `writeField(_:in:to:)` does; the error of
+    /// a signer or verifier for a field that is absent or holds what a line value cannot.
+    static func appendField(_ name: UnsafeBufferPointer<UInt8>, in fields: HTTPHeaders, to writer: inout ByteWriter)
+        -> SigningError?
+    {
+        switch writeField(name, in: fields, to: &writer) {
+        case .appended:
+            return nil
+        case .absent:
+            return SigningError(
+                .missingComponent, "the message has no header field \"\(String(decoding: name, as: UTF8.self))\"")
+        case .invalid(let reason):
+            return SigningError(
+                .invalidComponent, "the field \"\(String(decoding: name, as: UTF8.self))\" contains \(reason)")
+        }
+    }
+
     private static func writeField(
         _ name: UnsafeBufferPointer<UInt8>,
         in fields: UnsafeBufferPointer<HTTPHeaders.Field>,
