@@ -136,9 +136,11 @@ package.targets += [
     .target(
         name: "RedisClient", dependencies: ["CHiredis", "CEpoll", "COpenSSL", "EventLoops"], path: "Modules/RedisClient"
     ),
+    // A real redis-server per test suite, for every suite that needs one.
+    .target(name: "RedisTestSupport", dependencies: ["RedisClient", "ServiceTesting"], path: "Tests/RedisTestSupport"),
     .testTarget(
         name: "RedisClientTests",
-        dependencies: ["RedisClient", "EventLoops", "ServiceTesting"],
+        dependencies: ["RedisClient", "EventLoops", "ServiceTesting", "RedisTestSupport"],
         path: "Tests/RedisClientTests"
     ),
 ]

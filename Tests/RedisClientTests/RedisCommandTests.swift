@@ -1,5 +1,6 @@
 import EventLoops
 import RedisClient
+import RedisTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import EventLoops
 import Foundation
 import RedisClient
+import RedisTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))

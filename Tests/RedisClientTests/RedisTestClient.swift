@@ -1,5 +1,6 @@
 import EventLoops
 import RedisClient
+import RedisTestSupport
 
 /// Runs `body` with a client of `server` on loops of its own, and shuts both down afterwards.
 func withClient(

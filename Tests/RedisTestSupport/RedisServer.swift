@@ -1,21 +1,22 @@
 import Foundation
 import Glibc
-import RedisClient
+public import RedisClient
 import ServiceTesting
 import Synchronization
 
 /// A `redis-server` (Debian's, `/usr/bin/redis-server`) of one test: in a temporary directory of
 /// its own, on 127.0.0.1 at a free port (picked again when another process took it first) or on
 /// a unix socket, saving nothing to disk. Stopped, and its directory removed, by ``stop()``.
-final class RedisServer: Sendable {
-    static let executable = "/usr/bin/redis-server"
+public final class RedisServer: Sendable {
+    /// Debian's server binary.
+    public static let executable = "/usr/bin/redis-server"
 
     /// The directory it runs in.
-    let directory: String
+    public let directory: String
     /// Its port, for a TCP server.
-    let port: Int?
+    public let port: Int?
     /// Its socket's path, for a unix socket server.
-    let socketPath: String?
+    public let socketPath: String?
     private let extraArguments: [String]
     private let process: Mutex<ChildProcess?>
 
@@ -28,7 +29,7 @@ final class RedisServer: Sendable {
     }
 
     /// Where clients connect.
-    var endpoint: RedisConfiguration.Endpoint {
+    public var endpoint: RedisConfiguration.Endpoint {
         if let socketPath { return .unixSocket(path: socketPath) }
         return .tcp(host: "127.0.0.1", port: port ?? 0)
     }
@@ -38,7 +39,7 @@ final class RedisServer: Sendable {
     /// - Parameter stablePort: Picks the port at random below the system's ephemeral range, which
     ///   the other tests' servers and clients never get from the system: a test that stops and
     ///   restarts its server on the same port then never finds another test's server there.
-    static func start(unixSocket: Bool = false, stablePort: Bool = false, arguments: [String] = []) async throws
+    public static func start(unixSocket: Bool = false, stablePort: Bool = false, arguments: [String] = []) async throws
         -> RedisServer
     {
         let directory = FileManager.default.temporaryDirectory
@@ -107,7 +108,7 @@ final class RedisServer: Sendable {
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after 10 s) and keeps its directory.
-    func kill() async {
+    public func kill() async {
         guard let process = self.process.withLock({ $0 }) else { return }
         process.signal(SIGTERM)
         _ = await process.waitForExitOrKill(timeout: .seconds(10))
@@ -116,7 +117,7 @@ final class RedisServer: Sendable {
 
     /// Starts the server again with the same port or socket and arguments (at most 10 tries,
     /// while the old socket is released).
-    func restart() async throws {
+    public func restart() async throws {
         var lastError: any Error = RedisServerError("no attempt")
         for _ in 0..<10 {
             do {
@@ -133,13 +134,13 @@ final class RedisServer: Sendable {
     }
 
     /// Stops the server and removes its directory.
-    func stop() async {
+    public func stop() async {
         await kill()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Runs `body` with a server started for it, and stops the server afterwards.
-    static func with(
+    public static func with(
         unixSocket: Bool = false, arguments: [String] = [], _ body: (RedisServer) async throws -> Void
     ) async throws {
         let server = try await start(unixSocket: unixSocket, arguments: arguments)
@@ -154,7 +155,9 @@ final class RedisServer: Sendable {
 }
 
 /// Why a test's redis-server did not start.
-struct RedisServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct RedisServerError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
 }
