@@ -138,6 +138,16 @@ package.targets += [
     ),
     // A real redis-server per test suite, for every suite that needs one.
     .target(name: "RedisTestSupport", dependencies: ["RedisClient", "ServiceTesting"], path: "Tests/RedisTestSupport"),
+    // The fleet of Tools/cluster/run (nginx, two swiftyd, two sandbox sets, one Redis), tested
+    // end to end.
+    .testTarget(
+        name: "ClusterTests",
+        dependencies: [
+            "RedisTestSupport", "ServiceTesting", "ServiceCore", "HTTPTypes", "URLSessionTransport", "RequestSigning",
+            "SandboxUpstreams", "HTTPFramingCorpus",
+        ],
+        path: "Tests/ClusterTests"
+    ),
     .testTarget(
         name: "RedisClientTests",
         dependencies: ["RedisClient", "EventLoops", "ServiceTesting", "RedisTestSupport"],
