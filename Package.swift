@@ -153,6 +153,13 @@ package.targets += [
         dependencies: ["RedisClient", "EventLoops", "ServiceTesting", "RedisTestSupport"],
         path: "Tests/RedisClientTests"
     ),
+    // Shared state in Redis behind the protocols that have an in-memory default (replay guard).
+    .target(name: "RedisStores", dependencies: ["RequestSigning", "RedisClient"], path: "Modules/RedisStores"),
+    .testTarget(
+        name: "RedisStoresTests",
+        dependencies: ["RedisStores", "RedisTestSupport", "RequestSigning", "EventLoops", "ServiceTesting"],
+        path: "Tests/RedisStoresTests"
+    ),
 ]
 
 // MARK: - Test kit
