@@ -14,6 +14,8 @@ struct Authenticator: Sendable {
     let ttl: TimeInterval
     /// The introspection calls in flight, by token.
     let flights = IntrospectionFlights()
+    /// Counts cache hits and misses (`swiftyd_token_cache_lookups_total`); none when `nil`.
+    var metrics: Metrics? = nil
 
     /// The authenticated user's id, or the problem to answer.
     func authenticate(_ request: ServerRequest) async -> Result<String, AppProblemResponse> {
@@ -25,7 +27,9 @@ struct Authenticator: Sendable {
                 .unauthorized("The Authorization header must be \"Bearer <token>\".", error: "invalid_request"))
         }
         let now = Date()
-        if let cached = await cache.lookup(token, now: now) {
+        let cached = await cache.lookup(token, now: now)
+        metrics?.tokenCacheLookups.increment([cached == nil ? "miss" : "hit"])
+        if let cached {
             guard let user = cached.userID else {
                 return .failure(.unauthorized("The bearer token is not active.", error: "invalid_token"))
             }
