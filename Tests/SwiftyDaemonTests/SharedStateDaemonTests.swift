@@ -12,16 +12,24 @@ import Testing
 /// stops, reads go on (counted in `/metrics`) and sharing resumes when it is back.
 @Suite(.timeLimit(.minutes(3)))
 struct SharedStateDaemonTests {
-    /// Starts a daemon on `server` with `extra` JSON members in its configuration.
+    /// Starts a daemon on `server` with `extra` JSON members in its configuration; the Redis
+    /// settings in the file, or in `SWIFTY_STATE_STORE` and `SWIFTY_REDIS_*` variables.
     static func daemon(
-        _ server: RedisServer, passwordFile: String? = nil, extra: String = ""
+        _ server: RedisServer, passwordFile: String? = nil, extra: String = "", viaEnvironment: Bool = false
     ) async throws -> DaemonProcess {
-        let password = passwordFile.map { #", "passwordFile": "\#($0)""# } ?? ""
-        let path = try DaemonProcess.configurationFile(
-            #"{"sharedState": {"store": "redis", "redis": {"url": "redis://127.0.0.1:\#(server.port ?? 0)/0""#
-                + password + "}}" + extra + "}")
+        let url = "redis://127.0.0.1:\(server.port ?? 0)/0"
+        var environment: [String: String] = [:]
+        var json = #"{"sharedState": {"store": "memory"}"# + extra + "}"
+        if viaEnvironment {
+            environment = ["SWIFTY_STATE_STORE": "redis", "SWIFTY_REDIS_URL": url]
+            environment["SWIFTY_REDIS_PASSWORD_FILE"] = passwordFile
+        } else {
+            let password = passwordFile.map { #", "passwordFile": "\#($0)""# } ?? ""
+            json = #"{"sharedState": {"store": "redis", "redis": {"url": "\#(url)""# + password + "}}" + extra + "}"
+        }
+        let path = try DaemonProcess.configurationFile(json)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try await DaemonProcess.start(arguments: ["--config", path])
+        return try await DaemonProcess.start(arguments: ["--config", path], environment: environment)
     }
 
     /// The value of one series in `/metrics` (`name{labels}`), 0 when absent.
@@ -43,7 +51,7 @@ struct SharedStateDaemonTests {
             try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
             let limit = #", "rateLimits": {"reads": {"perUser": {"quota": 5, "windowSeconds": 3600}}}"#
             let first = try await Self.daemon(server, passwordFile: passwordFile, extra: limit)
-            let second = try await Self.daemon(server, passwordFile: passwordFile, extra: limit)
+            let second = try await Self.daemon(server, passwordFile: passwordFile, extra: limit, viaEnvironment: true)
             let apps = [AppClient(baseURL: first.baseURL), AppClient(baseURL: second.baseURL)]
 
             var answers: [AppClient.Answer] = []
@@ -84,7 +92,7 @@ struct SharedStateDaemonTests {
         do {
             let limit = #", "rateLimits": {"reads": {"perUser": {"quota": 1000, "windowSeconds": 60}}}"#
             let first = try await Self.daemon(server, extra: limit)
-            let second = try await Self.daemon(server, extra: limit)
+            let second = try await Self.daemon(server, extra: limit, viaEnvironment: true)
             let apps = [AppClient(baseURL: first.baseURL), AppClient(baseURL: second.baseURL)]
             #expect(try await apps[0].get("/v1/me").status == 200)
             #expect(try await apps[1].get("/v1/me").status == 200)
