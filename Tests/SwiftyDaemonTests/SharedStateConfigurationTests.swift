@@ -22,6 +22,15 @@ struct SharedStateConfigurationTests {
         #expect(configuration.sharedState.problems(environment: [:]).isEmpty)
     }
 
+    @Test func theHelpListsTheVariables() {
+        for name in [
+            "SWIFTY_STATE_STORE", "SWIFTY_REDIS_URL", "SWIFTY_REDIS_USERNAME", "SWIFTY_REDIS_PASSWORD_FILE",
+            "SWIFTY_REDIS_COMMAND_TIMEOUT_MS", "SWIFTY_REDIS_KEY_PREFIX",
+        ] {
+            #expect(DaemonArguments.usage.contains(name), "\(name)")
+        }
+    }
+
     @Test func theFileThenTheEnvironmentSetTheStore() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -79,6 +79,15 @@ struct SharedStateDaemonTests {
                 #expect(try await Self.metric(#"swiftyd_shared_state_available{store="token_cache"}"#, of: daemon) == 1)
             }
 
+            // At once through both daemons: still exactly the quota.
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<16 {
+                    group.addTask { try await apps[index % 2].get("/v1/me", token: "sandbox-carol").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.count { $0 == 200 } == 5, "\(statuses)")
+            #expect(statuses.count { $0 == 429 } == 11, "\(statuses)")
             for daemon in [first, second] {
                 daemon.signal(SIGTERM)
                 #expect(await daemon.waitForExit(limit: .seconds(30)) == 0)
