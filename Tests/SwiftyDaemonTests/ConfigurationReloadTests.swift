@@ -2,6 +2,7 @@ import CurlTransport
 import Foundation
 import SandboxUpstreams
 import ServiceTesting
+import Synchronization
 import Testing
 
 @testable import SwiftyDaemon
@@ -220,6 +221,95 @@ struct ConfigurationReloadTests {
         #expect(await daemon.waitForExit(limit: .seconds(30)) == 0)
     }
 
+    @Test func aKeyRotationUnderLoadFailsNoRequest() async throws {
+        let fixture = try await Fixture()
+        defer { Task { await fixture.stop() } }
+        try fixture.writeConfiguration()
+        let daemon = try await DaemonProcess.start(arguments: ["--config", fixture.configurationPath])
+        let curl = CurlTransport(configuration: .sized(forConcurrency: 16))
+        defer { Task { await curl.shutdown() } }
+        let app = AppClient(baseURL: daemon.baseURL, transport: curl)
+        #expect(try await app.get("/v1/users/bob").status == 200)
+
+        // Four clients call the user upstream through the daemon until told to stop.
+        let stop = Stop()
+        let load = Task {
+            try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var statuses: [Int] = []
+                        for _ in 0..<20_000 where !stop.isSet {
+                            statuses.append(try await app.get("/v1/users/bob").status)
+                        }
+                        return statuses
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+        }
+        func sent() async throws -> Int {
+            Int(try await Self.metric(daemon, #"swiftyd_upstream_attempts_total{module="UserModule"}"#) ?? "") ?? 0
+        }
+        func letTheLoadRun() async throws {
+            let start = try await sent()
+            for _ in 0..<500 where try await sent() < start + 50 { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        try await letTheLoadRun()
+
+        // 1. The upstream trusts user-2 beside user-1.
+        let aside = fixture.directory.appendingPathComponent("aside")
+        try SandboxKeys.generate(keyIDs: [.user: "user-2", .feed: "feed-2", .payment: "payment-2"])
+            .write(toDirectory: aside.path)
+        try FileManager.default.moveItem(
+            at: aside.appendingPathComponent("user-2.key"), to: URL(fileURLWithPath: fixture.keyFile("user-2")))
+        try fixture.sandbox.trust(SandboxKeyRing.load(fromDirectory: fixture.directory.path))
+        try await letTheLoadRun()
+        // 2. The daemon signs with user-2.
+        try fixture.writeConfiguration(keyIDs: [.user: "user-2"])
+        daemon.signal(SIGHUP)
+        try await Self.waitForLog(daemon, "configuration reloaded")
+        try await Self.waitForLog(daemon, "configuration generation retired")
+        try await letTheLoadRun()
+        // 3. The old key is retired at the upstream.
+        try FileManager.default.removeItem(atPath: fixture.keyFile("user-1"))
+        try fixture.sandbox.trust(SandboxKeyRing.load(fromDirectory: fixture.directory.path))
+        try await letTheLoadRun()
+        stop.set()
+
+        let statuses = try await load.value
+        #expect(statuses.count >= 200, "\(statuses.count) requests")
+        let failed = statuses.filter { $0 != 200 }
+        #expect(failed.isEmpty, "\(failed.count) of \(statuses.count) failed: \(Set(failed))")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(limit: .seconds(30)) == 0)
+    }
+
+    @Test func aReloadInSandboxModeChangesTheFaults() async throws {
+        var configuration = UpstreamFailureTests.sandboxConfiguration()
+        configuration.sandbox.errorRate = 0
+        let daemon = try await UpstreamFailureTests.start(configuration)
+        let path = try DaemonProcess.configurationFile(
+            #"{"port": 0, "adminPort": 0, "drainDelaySeconds": 0, "drainSeconds": 2, "sandbox": {"errorRate": 1}}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sandbox = try #require(daemon.sandbox)
+        #expect(sandbox.upstreams.faults(for: .feed).errorRate == 0)
+        #expect(
+            await daemon.reload(arguments: try DaemonArguments(parsing: ["--config", path])) == .applied(generation: 2))
+        #expect(sandbox.upstreams.faults(for: .feed).errorRate == 1)
+        #expect(daemon.configuration.sandbox.errorRate == 1)
+
+        let port = try DaemonProcess.configurationFile(#"{"port": 1, "adminPort": 0, "drainDelaySeconds": 0}"#)
+        defer { try? FileManager.default.removeItem(atPath: port) }
+        let refused = await daemon.reload(arguments: try DaemonArguments(parsing: ["--config", port]))
+        #expect(
+            refused
+                == .kept(
+                    problem: "port, drainSeconds cannot change without a restart; nothing of the reload was applied"))
+        #expect(daemon.metrics.configReloads.value(["failure"]) == 1)
+        #expect(daemon.metrics.configReloads.value(["success"]) == 1)
+        await daemon.drain()
+    }
+
     @Test func systemdHearsReloadingThenReadyForEveryReload() async throws {
         let fixture = try await Fixture()
         defer { Task { await fixture.stop() } }
@@ -251,4 +341,11 @@ struct ConfigurationReloadTests {
         #expect(try await notify.receive() == "STOPPING=1")
         #expect(await daemon.waitForExit(limit: .seconds(30)) == 0)
     }
+}
+
+/// A flag the load's clients read to stop.
+private final class Stop: Sendable {
+    private let flag = Mutex(false)
+    var isSet: Bool { flag.withLock { $0 } }
+    func set() { flag.withLock { $0 = true } }
 }
