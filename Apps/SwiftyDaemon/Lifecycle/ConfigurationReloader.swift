@@ -70,7 +70,7 @@ actor ConfigurationReloader {
         do {
             next = try await builder.build(configuration, number: loaded + 1)
         } catch {
-            return kept("\(error)".replacingOccurrences(of: "\n", with: "; "))
+            return kept("\(error)")
         }
         loaded += 1
         generations.replace(with: next)
@@ -85,6 +85,8 @@ actor ConfigurationReloader {
     }
 
     private func kept(_ problem: String) -> ReloadOutcome {
+        // One line in the log and in systemd's STATUS=.
+        let problem = problem.replacingOccurrences(of: "\n", with: "; ")
         metrics.configReloads.increment(["failure"])
         logger.error(
             "configuration reload failed, running configuration kept",

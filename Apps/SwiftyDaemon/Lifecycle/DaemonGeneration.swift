@@ -55,11 +55,6 @@ final class DaemonGeneration: Sendable {
             let http1 =
                 inUse.contains(.http1)
                 ? curl.map { HTTP1Transport(eventLoops: eventLoops, fallback: $0, logger: logger) } : nil
-            if let http1 {
-                metrics.addFallbackSource(transport: "http1") {
-                    http1.fallbackCounts.map { (reason: $0.key.rawValue, count: $0.value) }
-                }
-            }
             let urlSession = inUse.contains(.urlsession) ? URLSessionTransport() : nil
             let transports = UpstreamTransports(curl: curl, http1: http1, urlSession: urlSession)
             do {
@@ -80,6 +75,12 @@ final class DaemonGeneration: Sendable {
                     rateLimiter: RateLimiter(settings: configuration.rateLimits, store: rateLimitStore),
                     trustedProxies: Set(configuration.trustedProxies)
                 )
+                // Shown once the generation is made, in place of the one before.
+                if let http1 {
+                    metrics.addFallbackSource(transport: "http1") {
+                        http1.fallbackCounts.map { (reason: $0.key.rawValue, count: $0.value) }
+                    }
+                }
                 return DaemonGeneration(
                     number: number, configuration: configuration, router: api.makeRouter(), transports: transports)
             } catch {
