@@ -92,13 +92,15 @@ final class DaemonGenerations: LifecycleService {
         let left = generation.requests.load(ordering: .sequentiallyConsistent)
         await generation.transports.drain(until: clock.now + .milliseconds(100))
         await generation.transports.stop()
-        logger.info(
-            "configuration generation retired",
-            metadata: ["generation": .string(String(generation.number)), "requests_cut": .string(String(left))])
+        let metadata: Logger.Metadata = [
+            "generation": .string(String(generation.number)), "requests_cut": .string(String(left)),
+        ]
+        if left > 0 {
+            logger.warning("configuration generation retired with requests still running", metadata: metadata)
+        } else {
+            logger.info("configuration generation retired", metadata: metadata)
+        }
     }
-
-    /// Retirements still running, for tests and the shutdown.
-    var retirementsRunning: Int { state.withLock { $0.retiring.count } }
 
     func start() async throws {}
 
