@@ -32,6 +32,8 @@ public final class SandboxUpstreams: Sendable {
     public let scripted: [String: ScriptedUpstream]
 
     private let servers: [SandboxService: HTTPServer]
+    /// Each upstream's signature check, whose trusted keys ``trust(_:)`` replaces.
+    private let gates: [SandboxService: SignatureGate]
     private let injectors: [SandboxService: FaultInjector]
     private let scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)]
     let tokenServer: (server: HTTPServer, injector: FaultInjector)
@@ -42,6 +44,7 @@ public final class SandboxUpstreams: Sendable {
         configuration: Configuration,
         startedAt: Date,
         servers: [SandboxService: HTTPServer],
+        gates: [SandboxService: SignatureGate],
         injectors: [SandboxService: FaultInjector],
         scripted: [String: ScriptedUpstream],
         scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)],
@@ -52,6 +55,7 @@ public final class SandboxUpstreams: Sendable {
         self.configuration = configuration
         self.startedAt = startedAt
         self.servers = servers
+        self.gates = gates
         self.injectors = injectors
         self.scripted = scripted
         self.scriptedServers = scriptedServers
@@ -84,13 +88,14 @@ public final class SandboxUpstreams: Sendable {
             clients: configuration.tokenClients, lifetime: configuration.accessTokenLifetime,
             required: configuration.accessTokenRequired, clock: clock)
         var servers: [SandboxService: HTTPServer] = [:]
+        var gates: [SandboxService: SignatureGate] = [:]
         var injectors: [SandboxService: FaultInjector] = [:]
         for (index, service) in SandboxService.allCases.enumerated() {
             let injector = FaultInjector(
                 settings: configuration.faults[service] ?? .none,
                 seed: configuration.faultSeed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-            let started = Result { () throws(SandboxError) -> HTTPServer in
-                let server = try makeServer(
+            let started = Result { () throws(SandboxError) -> (HTTPServer, SignatureGate) in
+                let (server, gate) = try makeServer(
                     service, key: keys[service], state: state, injector: injector, issuer: issuer,
                     configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
@@ -98,11 +103,12 @@ public final class SandboxUpstreams: Sendable {
                 } catch {
                     throw SandboxError(.startFailed, service: service, error.message)
                 }
-                return server
+                return (server, gate)
             }
             switch started {
-            case .success(let server):
+            case .success(let (server, gate)):
                 servers[service] = server
+                gates[service] = gate
                 injectors[service] = injector
             case .failure(let error):
                 for running in servers.values { await running.shutdown(gracePeriod: .zero) }
@@ -155,7 +161,8 @@ public final class SandboxUpstreams: Sendable {
         ports["token_port"] = "\(tokenServer.port)"
         configuration.logger.info("sandbox upstreams started", metadata: ports.mapValues { .string($0) })
         return SandboxUpstreams(
-            keys: keys, configuration: configuration, startedAt: now, servers: servers, injectors: injectors,
+            keys: keys, configuration: configuration, startedAt: now, servers: servers, gates: gates,
+            injectors: injectors,
             scripted: Dictionary(uniqueKeysWithValues: scripted.map { ($0.module, $0) }),
             scriptedServers: scriptedServers, tokenServer: (tokenServer, tokenInjector), tokenIssuer: issuer)
     }
@@ -186,7 +193,8 @@ public final class SandboxUpstreams: Sendable {
     ) throws(SandboxError) -> HTTPServer {
         try makeServer(
             name: upstream.module, service: nil, key: upstream.key, router: ScriptedRoutes.router(upstream.answers),
-            port: 0, maxBodyBytes: 1 << 20, injector: injector, configuration: configuration, clock: clock)
+            port: 0, maxBodyBytes: 1 << 20, injector: injector, configuration: configuration, clock: clock
+        ).server
     }
 
     private static func makeServer(
@@ -197,7 +205,7 @@ public final class SandboxUpstreams: Sendable {
         issuer: TokenIssuer,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
-    ) throws(SandboxError) -> HTTPServer {
+    ) throws(SandboxError) -> (server: HTTPServer, gate: SignatureGate) {
         let router =
             switch service {
             case .user: UserRoutes.router(state: state, clock: clock)
@@ -225,7 +233,7 @@ public final class SandboxUpstreams: Sendable {
         tokens: (issuer: TokenIssuer, service: SandboxService)? = nil,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
-    ) throws(SandboxError) -> HTTPServer {
+    ) throws(SandboxError) -> (server: HTTPServer, gate: SignatureGate) {
         func failure(_ code: SandboxError.Code, _ part: String, _ message: String) -> SandboxError {
             service.map { SandboxError(code, service: $0, message) }
                 ?? SandboxError(code, "the \(name) \(part): \(message)")
@@ -249,7 +257,29 @@ public final class SandboxUpstreams: Sendable {
         } catch {
             throw failure(.invalidConfiguration, "upstream", error.message)
         }
-        return HTTPServer(configuration: serverConfiguration, logger: logger, handler: handler.handle)
+        return (HTTPServer(configuration: serverConfiguration, logger: logger, handler: handler.handle), gate)
+    }
+
+    /// Makes each upstream trust exactly the ring's keys from its next request on: a key
+    /// rotation adds the new key beside the old, then retires the old. Requests being verified
+    /// finish with the keys they started with; each upstream keeps its replay guard, so a nonce
+    /// seen before is still refused.
+    ///
+    /// The keys the sandbox reports (``keys``, ``signingKey(forModule:)``) stay those it started
+    /// with.
+    /// - Throws: ``SandboxError`` with code `invalidKey` when an upstream's keys cannot form a
+    ///   key ring; no upstream's keys are then changed.
+    public func trust(_ ring: SandboxKeyRing) throws(SandboxError) {
+        var verifiers: [(SignatureGate, SignatureVerifier)] = []
+        for service in SandboxService.allCases {
+            guard let gate = gates[service] else { continue }
+            do throws(SigningError) {
+                verifiers.append((gate, try gate.verifier(trusting: ring[service].map(\.signingKey))))
+            } catch {
+                throw SandboxError(.invalidKey, service: service, error.message)
+            }
+        }
+        for (gate, verifier) in verifiers { gate.verifiers.install(verifier) }
     }
 
     /// The port an upstream listens on (0 after shutdown).

@@ -45,7 +45,7 @@ import Testing
                 cluster.signalDaemon(daemon, SIGHUP)
                 try await expectEventually("daemon \(daemon) reloaded") {
                     let metrics = try await client.send(.get, cluster.adminURL(daemon) + "/metrics", user: nil).text
-                    return metrics.contains("swifty_config_reloads_total{result=\"success\"} 1")
+                    return metrics.contains("swiftyd_config_reloads_total{result=\"success\"} 1")
                 }
             }
 

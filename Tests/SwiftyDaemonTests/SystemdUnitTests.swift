@@ -17,6 +17,7 @@ struct SystemdUnitTests {
             contentsOf: Self.repositoryRoot.appendingPathComponent("dist/swiftyd.service"), encoding: .utf8)
         #expect(unit.contains("Type=notify"))
         #expect(unit.contains("NoNewPrivileges=yes"))
+        #expect(unit.contains("ExecReload=/bin/kill -HUP $MAINPID"))
         // Verify a copy that points at the binary this test run built.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

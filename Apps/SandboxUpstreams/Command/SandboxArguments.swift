@@ -30,11 +30,19 @@ struct SandboxArguments: Equatable {
 
         Runs the sandbox user, feed and payment upstreams on loopback and prints their base URLs,
         one line each: "user http://127.0.0.1:PORT", then feed, then payment. Every request must be
-        signed (RFC 9421) with the module's key from DIR. SIGTERM or SIGINT drains and exits 0.
+        signed (RFC 9421) with one of the module's keys from DIR. SIGTERM or SIGINT drains and
+        exits 0. SIGHUP re-reads DIR: each upstream then trusts exactly the key files of its
+        service found there (in-flight requests are unaffected, nonces already seen stay refused);
+        if a file is invalid or a service has none left, the previous keys stay trusted and one
+        line on standard error says why. Key rotation: add user-2.key beside user-1.key, SIGHUP,
+        move the signers to user-2, delete user-1.key, SIGHUP.
 
         OPTIONS:
-          --keys DIR            Directory of the keys: user-1.key, feed-1.key, payment-1.key
-                                (one line of base64 each, at least 32 bytes). Required.
+          --keys DIR            Directory of the keys (one line of base64 each, at least 32
+                                bytes). Each upstream trusts every <service>-<suffix>.key file
+                                of its service (user-1.key, user-2.key, feed-1.key, ...), the
+                                key id being the file name without ".key"; at least one per
+                                service. Required.
           --generate-keys       Generate fresh random keys and write them to DIR first
                                 (mode 0600, replacing existing files).
           --host ADDRESS        Numeric address to listen on (default 127.0.0.1).

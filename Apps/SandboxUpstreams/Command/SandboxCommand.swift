@@ -5,20 +5,23 @@ import Foundation
     import Glibc
 #endif
 
-/// `sandbox-upstreams`: runs the three upstreams alone until SIGTERM or SIGINT.
+/// `sandbox-upstreams`: runs the three upstreams alone until SIGTERM or SIGINT; SIGHUP re-reads
+/// the key directory (``SandboxKeyRing``) and, when every file in it is valid, makes each
+/// upstream trust exactly its keys there, else keeps the keys it has and says why in one line.
 ///
 /// The executable calls ``blockTerminationSignals()``, then
 /// `exit(await SandboxCommand.run(Array(CommandLine.arguments.dropFirst())))`; `--help` lists
 /// the options.
 public enum SandboxCommand {
-    /// Blocks SIGTERM and SIGINT in the calling thread, so that every thread started after it
-    /// inherits the block and the signals reach only the command's ``UnixSignals`` (Dispatch
-    /// signal sources). Call it first thing in `main`, before any other thread exists.
+    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread, so that every thread started
+    /// after it inherits the block and the signals reach only the command's ``UnixSignals``
+    /// (Dispatch signal sources). Call it first thing in `main`, before any other thread exists.
     public static func blockTerminationSignals() {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGTERM)
         sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
@@ -41,12 +44,16 @@ public enum SandboxCommand {
             return 0
         }
         let keys: SandboxKeys
+        let ring: SandboxKeyRing
         do {
             if parsed.generateKeys {
-                keys = try SandboxKeys.generate()
-                try keys.write(toDirectory: parsed.keysDirectory)
+                let generated = try SandboxKeys.generate()
+                try generated.write(toDirectory: parsed.keysDirectory)
+                ring = try SandboxKeyRing.load(fromDirectory: parsed.keysDirectory)
+                keys = generated
             } else {
-                keys = try SandboxKeys.load(fromDirectory: parsed.keysDirectory)
+                ring = try SandboxKeyRing.load(fromDirectory: parsed.keysDirectory)
+                keys = try ring.primary
             }
         } catch {
             writeError("error: \(error)\n")
@@ -63,7 +70,7 @@ public enum SandboxCommand {
             writeError(noVerifyWarning)
         }
 
-        let signals = await UnixSignals([.terminate, .interrupt])
+        let signals = await UnixSignals([.terminate, .interrupt, .hangup])
         let sandbox: SandboxUpstreams
         do {
             sandbox = try await SandboxUpstreams.start(keys: keys, configuration: configuration)
@@ -71,13 +78,44 @@ public enum SandboxCommand {
             writeError("error: \(error)\n")
             return 1
         }
+        do {
+            try sandbox.trust(ring)
+        } catch {
+            await sandbox.shutdown(gracePeriod: .zero)
+            writeError("error: \(error)\n")
+            return 1
+        }
+        writeError("sandbox-upstreams: trusting \(trusted(ring))\n")
         let lines = SandboxService.allCases.map { "\($0) \(sandbox.baseURLString(for: $0))\n" }.joined()
         writeOutput(lines)
         var arrivals = signals.makeAsyncIterator()
-        let signal = await arrivals.next()
+        var signal = await arrivals.next()
+        while signal == .hangup {
+            reloadKeys(sandbox, from: parsed.keysDirectory)
+            signal = await arrivals.next()
+        }
         writeError("sandbox-upstreams: \(signal.map { "\($0)" } ?? "signal") received, draining\n")
         await sandbox.shutdown(gracePeriod: .seconds(5))
         return 0
+    }
+
+    /// Re-reads the key directory and makes each upstream trust its keys there; on any problem
+    /// the upstreams keep the keys they have. Writes one line either way (key ids, never keys).
+    static func reloadKeys(_ sandbox: SandboxUpstreams, from directory: String) {
+        do {
+            let ring = try SandboxKeyRing.load(fromDirectory: directory)
+            try sandbox.trust(ring)
+            writeError("sandbox-upstreams: SIGHUP: keys reloaded, trusting \(trusted(ring))\n")
+        } catch {
+            writeError("sandbox-upstreams: SIGHUP: keys not reloaded, the previous keys stay trusted: \(error)\n")
+        }
+    }
+
+    /// The trusted key ids by upstream: `user: user-1, user-2; feed: feed-1; payment: payment-1`.
+    static func trusted(_ ring: SandboxKeyRing) -> String {
+        SandboxService.allCases.map { service in
+            "\(service): " + ring[service].map(\.keyID).joined(separator: ", ")
+        }.joined(separator: "; ")
     }
 
     /// What `--no-verify` prints on standard error before the upstreams start.

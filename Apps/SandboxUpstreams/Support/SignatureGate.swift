@@ -4,18 +4,29 @@ import RequestSigning
 import ServiceCore
 
 /// Verifies the RFC 9421 signature of every request an upstream receives, with a key ring that
-/// holds only its module's key, and turns a failure into the contract's 401 problem.
+/// holds only its module's keys, and turns a failure into the contract's 401 problem.
 struct SignatureGate: Sendable {
-    /// The verifier: the module's key, the default required components (`@method`,
+    /// The verifiers in turn: the module's keys, the default required components (`@method`,
     /// `@authority`, `@path`, `@query`, and `content-digest` for bodies), 300 s maximum age,
-    /// 30 s skew, nonces remembered.
-    let verifier: SignatureVerifier
+    /// 30 s skew, nonces remembered; ``trust(_:)`` replaces the keys.
+    let verifiers: SwappableVerifier
+
+    /// The verifier in use now.
+    var verifier: SignatureVerifier { verifiers.verifier }
 
     /// Creates a gate for one module's key.
     init(key: SigningKey, replayGuard: any ReplayGuard = InMemoryReplayGuard(), clock: @escaping @Sendable () -> Date)
         throws(SigningError)
     {
-        verifier = SignatureVerifier(keyRing: try KeyRing([key]), replayGuard: replayGuard, clock: clock)
+        verifiers = SwappableVerifier(
+            SignatureVerifier(keyRing: try KeyRing([key]), replayGuard: replayGuard, clock: clock), clock: clock)
+    }
+
+    /// A verifier trusting exactly `keys`, with this gate's settings and replay guard, for
+    /// ``SwappableVerifier/install(_:)``.
+    /// - Throws: ``SigningError`` when the keys cannot form a key ring (two with one id).
+    func verifier(trusting keys: [SigningKey]) throws(SigningError) -> SignatureVerifier {
+        verifiers.verifier(trusting: try KeyRing(keys))
     }
 
     /// The message as the verifier sees it: method, scheme `http`, the raw target, the `Host`
@@ -35,7 +46,7 @@ struct SignatureGate: Sendable {
             return Problem(.signatureInvalid, "the request cannot be verified: \(error.message)")
         }
         do {
-            _ = try await verifier.verify(message)
+            _ = try await verifiers.verify(message)
             return nil
         } catch {
             return Self.problem(for: error)

@@ -6,34 +6,26 @@ import HTTPTypes
 import ServiceCore
 import Synchronization
 
-/// Builds the app API's handler from its route groups (``AppAPI``): every request is wrapped so
-/// that it gets a request id, a trace of its upstream calls, metrics and one JSON access-log line.
+/// Builds the app API's handler around the current configuration generation's routes
+/// (``DaemonGenerations``): every request is wrapped so that it gets a request id, a trace of its
+/// upstream calls, metrics and one JSON access-log line.
+///
+/// The generation's settings apply per request: the proxies whose `Forwarded` /
+/// `X-Forwarded-For` are believed (``ClientAddress``), the most requests handled at once, and
+/// each request's deadline over all its upstream calls (``RequestDeadline``).
 struct AppRouter {
-    let api: AppAPI
+    let generations: DaemonGenerations
     let metrics: Metrics
     let accessLog: Logger
-    /// The proxies whose `Forwarded` / `X-Forwarded-For` are believed (``ClientAddress``).
-    let trustedProxies: Set<String>
-    /// The most requests handled at once; past it a request is answered 503 at once.
-    let maxInFlight: Int
-    /// Each request's deadline, shared by all its upstream calls (``RequestDeadline``).
-    let requestDeadline: Duration
     /// The access log's lines, batched per loop turn, when they can go to its handler directly
     /// (``AccessLogLine``).
     private let accessLogBatch: AccessLogBatch?
 
     /// - Parameters:
+    ///   - generations: The generation each request is served with.
     ///   - eventLoops: The app server's loops, whose access-log lines are batched per turn.
-    ///   - maxInFlight: The most requests handled at once.
-    ///   - requestDeadline: Each request's deadline over all its upstream calls.
-    init(
-        api: AppAPI, metrics: Metrics, accessLog: Logger, eventLoops: EventLoopGroup? = nil,
-        trustedProxies: Set<String> = [], maxInFlight: Int = 512, requestDeadline: Duration = .seconds(10)
-    ) {
-        self.trustedProxies = trustedProxies
-        self.maxInFlight = maxInFlight
-        self.requestDeadline = requestDeadline
-        self.api = api
+    init(generations: DaemonGenerations, metrics: Metrics, accessLog: Logger, eventLoops: EventLoopGroup? = nil) {
+        self.generations = generations
         self.metrics = metrics
         self.accessLog = accessLog
         accessLogBatch = AccessLogLine.directStream(for: accessLog).map {
@@ -45,18 +37,20 @@ struct AppRouter {
     /// a request id, a trace of its upstream calls, its deadline, metrics under its route pattern
     /// and one access-log line.
     ///
-    /// Past ``maxInFlight`` requests in flight, a request is answered 503 with `Retry-After` at
-    /// once (route `shed`): one atomic add tells, no lock and no queue.
+    /// Each request is served whole by the generation current when it arrived, even when a
+    /// reload swaps in another meanwhile. Past the generation's `maxInFlight` requests in flight,
+    /// a request is answered 503 with `Retry-After` at once (route `shed`): one atomic add tells,
+    /// no lock and no queue.
     func makeHandler() -> @Sendable (ServerRequest) async -> ServerResponse {
-        let router = api.makeRouter()
+        let generations = self.generations
         let metrics = self.metrics
         let accessLog = self.accessLog
         let accessLogBatch = self.accessLogBatch
-        let trustedProxies = self.trustedProxies
-        let maxInFlight = self.maxInFlight
-        let requestDeadline = self.requestDeadline
         let clock = MonotonicClock()
         return { request in
+            let generation = generations.acquire()
+            defer { generations.release(generation) }
+            let maxInFlight = generation.maxInFlight
             let trace = RequestTrace(requestID: Self.requestID(for: request))
             return await RequestTrace.$current.withValue(trace) {
                 let start = ContinuousClock.now
@@ -67,8 +61,8 @@ struct AppRouter {
                     trace.matched("shed")
                     response = AppProblem.shed(limit: maxInFlight).response
                 } else {
-                    response = await RequestDeadline.run(within: requestDeadline, clock: clock) {
-                        await router.handle(request)
+                    response = await RequestDeadline.run(within: generation.requestDeadline, clock: clock) {
+                        await generation.router.handle(request)
                     }
                     metrics.inFlight.subtract(1, ordering: .relaxed)
                 }
@@ -76,7 +70,7 @@ struct AppRouter {
                 Self.finish(
                     request, response, route: trace.route ?? "unmatched", trace: trace, start: start,
                     metrics: metrics, accessLog: accessLog, accessLogBatch: accessLogBatch,
-                    trustedProxies: trustedProxies
+                    trustedProxies: generation.trustedProxies
                 )
                 return response
             }

@@ -22,8 +22,9 @@ import UserModule
 /// readiness flag. The app server and the transports share one
 /// `EventLoopGroup`, so a handler's upstream call runs on the handler's own thread. ``drain()`` shuts them down in reverse order within `drainSeconds`.
 public final class Daemon: Sendable {
-    /// The configuration the daemon runs with.
-    public let configuration: DaemonConfiguration
+    /// The configuration new requests are served with: the one read at start, or the last
+    /// one a reload applied.
+    public var configuration: DaemonConfiguration { generations.generation.configuration }
     /// Starting, ready or draining.
     public let readiness: Readiness
     /// The metrics served at `/metrics`.
@@ -38,12 +39,15 @@ public final class Daemon: Sendable {
     public let sandbox: SandboxRuntime?
 
     private let services: ServiceGroup
+    private let generations: DaemonGenerations
+    private let reloader: ConfigurationReloader
     private let appServer: HTTPServer
     private let adminServer: HTTPServer
     private let logger: Logger
 
     private init(
-        configuration: DaemonConfiguration,
+        generations: DaemonGenerations,
+        reloader: ConfigurationReloader,
         readiness: Readiness,
         metrics: Metrics,
         sandbox: SandboxRuntime?,
@@ -52,7 +56,8 @@ public final class Daemon: Sendable {
         adminServer: HTTPServer,
         logger: Logger
     ) {
-        self.configuration = configuration
+        self.generations = generations
+        self.reloader = reloader
         self.readiness = readiness
         self.metrics = metrics
         self.sandbox = sandbox
@@ -90,65 +95,37 @@ public final class Daemon: Sendable {
             try await services.start(HTTPServerService(name: "admin server", server: adminServer))
 
             var sandbox: SandboxRuntime?
-            let bindings: [String: UpstreamBinding]
-            switch configuration.mode {
-            case .live:
-                bindings = try UpstreamBinding.live(configuration, environment: environment)
-            case .sandbox:
+            if configuration.mode == .sandbox {
                 let runtime = SandboxRuntime(configuration: configuration, logger: logger)
                 try await services.start(runtime)
                 sandbox = runtime
-                bindings = runtime.bindings(configuration)
             }
 
             // One group of loops for the app server and the transports its handlers call.
             let eventLoops = try EventLoopGroup(
                 loopCount: configuration.threads ?? EventLoopGroup.defaultLoopCount, name: "http")
             try await services.start(EventLoopGroupService(eventLoops: eventLoops))
-            let inUse = Set(bindings.values.map(\.transportInUse))
-            let curl =
-                inUse.contains(.curl) || inUse.contains(.http1)
-                ? CurlTransport(configuration: .sized(forConcurrency: 256), eventLoops: eventLoops) : nil
-            // libcurl takes what the HTTP/1.1 transport does not (https, calls off the loops).
-            let http1 =
-                inUse.contains(.http1)
-                ? curl.map { HTTP1Transport(eventLoops: eventLoops, fallback: $0, logger: logger) } : nil
-            if let http1 {
-                metrics.addFallbackSource(transport: "http1") {
-                    http1.fallbackCounts.map { (reason: $0.key.rawValue, count: $0.value) }
-                }
-            }
-            let urlSession = inUse.contains(.urlsession) ? URLSessionTransport() : nil
-            try await services.start(UpstreamTransports(curl: curl, http1: http1, urlSession: urlSession))
-            let modules = ModuleClientFactory(
-                bindings: bindings,
-                curl: curl,
-                http1: http1,
-                urlSession: urlSession,
-                metrics: metrics,
-                logger: logger,
-                overrides: overrides,
-                credentials: try CredentialMiddlewares(configuration: configuration, environment: environment)
-            )
+            // The Redis client (when configured) starts before the generations' transports and
+            // stops after them; the stores it feeds outlive every reload.
             let shared = try SharedStateStores(
                 configuration: configuration, environment: environment, eventLoops: eventLoops, metrics: metrics,
                 logger: logger, tokenCacheOverride: overrides.tokenCache)
             try await services.start(shared)
-            let api = try AppAPI(
-                modules: modules,
+            let builder = DaemonGeneration.Builder(
+                environment: environment, sandbox: sandbox, eventLoops: eventLoops, metrics: metrics, logger: logger,
+                overrides: overrides,
                 tokenCache: shared.tokenCache,
-                tokenTTL: configuration.tokenCacheSeconds,
-                rateLimiter: RateLimiter(
-                    settings: configuration.rateLimits, store: shared.rateLimitStore, health: shared.rateLimitHealth),
-                trustedProxies: Set(configuration.trustedProxies),
-                metrics: metrics
-            )
+                rateLimitStore: shared.rateLimitStore,
+                rateLimitHealth: shared.rateLimitHealth)
+            let generations = DaemonGenerations(
+                first: try await builder.build(configuration, number: 1),
+                retireWithin: .milliseconds(Int64(configuration.drainSeconds * 1000)), logger: logger)
+            metrics.configurationLoaded()
+            try await services.start(generations)
             var accessLog = Logger(label: "swiftyd.access")
             accessLog.logLevel = logger.logLevel
             let appRouter = AppRouter(
-                api: api, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops,
-                trustedProxies: Set(configuration.trustedProxies), maxInFlight: configuration.maxInFlight,
-                requestDeadline: .milliseconds(configuration.requestDeadlineMilliseconds))
+                generations: generations, metrics: metrics, accessLog: accessLog, eventLoops: eventLoops)
             let appServer = HTTPServer(
                 configuration: .init(
                     host: configuration.host,
@@ -169,7 +146,9 @@ public final class Daemon: Sendable {
                     readiness: readiness, delay: .milliseconds(Int64(configuration.drainDelaySeconds * 1000))),
             ])
             return Daemon(
-                configuration: configuration,
+                generations: generations,
+                reloader: ConfigurationReloader(
+                    builder: builder, generations: generations, metrics: metrics, logger: logger),
                 readiness: readiness,
                 metrics: metrics,
                 sandbox: sandbox,
@@ -184,6 +163,15 @@ public final class Daemon: Sendable {
             await services.stop()
             throw error
         }
+    }
+
+    /// Reloads the configuration as at start with `arguments` (file, key and credential files
+    /// re-read; the environment as given at start) and, when it is valid and changes no
+    /// restart-only setting, serves new requests with it while requests in flight finish with
+    /// the old one. See ``ConfigurationReloader``.
+    /// - Returns: What was done; on a problem the running configuration is kept.
+    public func reload(arguments: DaemonArguments) async -> ReloadOutcome {
+        await reloader.reload(arguments: arguments)
     }
 
     /// Stops taking work and finishes what is in flight: `/readyz` turns 503, the app server

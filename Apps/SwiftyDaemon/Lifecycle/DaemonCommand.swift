@@ -5,8 +5,9 @@ import Foundation
 /// `swiftyd`'s whole run: parse, configure, start, wait for a signal, drain. The executable's
 /// `@main` only calls ``run(arguments:environment:)``.
 ///
-/// SIGTERM and SIGINT drain the daemon and end the run; SIGHUP is logged and ignored (the
-/// configuration is read at start only, so there is nothing to reload).
+/// SIGTERM and SIGINT drain the daemon and end the run; SIGHUP reloads the configuration
+/// (``Daemon/reload(arguments:)``), telling systemd `RELOADING=1` with `MONOTONIC_USEC` before
+/// and `READY=1` with a `STATUS=` after, whether the reload was applied or not.
 public enum DaemonCommand {
     /// The version `--version` prints.
     public static let version = "0.1.0"
@@ -83,9 +84,14 @@ public enum DaemonCommand {
 
         for await signal in signals {
             if signal == .hangup {
-                logger.notice(
-                    "signal ignored: the configuration is read at start only",
-                    metadata: ["signal": .string(signal.description)])
+                logger.notice("signal received, reloading", metadata: ["signal": .string(signal.description)])
+                notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(SystemdNotifier.monotonicMicroseconds())")
+                switch await daemon.reload(arguments: parsed) {
+                case .applied(let generation):
+                    notifier.notify("READY=1\nSTATUS=configuration \(generation) in use")
+                case .kept(let problem):
+                    notifier.notify("READY=1\nSTATUS=reload failed, previous configuration kept: \(problem)")
+                }
                 continue
             }
             logger.notice("signal received, draining", metadata: ["signal": .string(signal.description)])

@@ -34,16 +34,19 @@ public final class SandboxRuntime: LifecycleService {
         var settings = SandboxUpstreams.Configuration()
         settings.host = "127.0.0.1"
         settings.logger = logger
-        let faults = FaultSettings(
-            latency: .milliseconds(configuration.sandbox.latencyMilliseconds),
-            errorRate: configuration.sandbox.errorRate,
-            resetRate: configuration.sandbox.resetRate
-        )
+        let faults = Self.faults(configuration.sandbox)
         for service in SandboxService.allCases { settings.faults[service] = faults }
         let upstreams = try await SandboxUpstreams.start(
             keys: try SandboxKeys.generate(), configuration: settings,
             scripted: try UpstreamBinding.scriptedUpstreams(faults: faults))
         running.withLock { $0 = upstreams }
+    }
+
+    /// The faults the upstreams inject for the configuration's `sandbox` section.
+    static func faults(_ settings: DaemonConfiguration.Sandbox) -> FaultSettings {
+        FaultSettings(
+            latency: .milliseconds(settings.latencyMilliseconds), errorRate: settings.errorRate,
+            resetRate: settings.resetRate)
     }
 
     /// Lets the upstreams' in-flight requests finish, by `deadline` at the latest, and stops them.

@@ -3,7 +3,8 @@
 #endif
 
 /// Tells systemd about the daemon's state (`Type=notify`): `READY=1` once serving,
-/// `STOPPING=1` when draining.
+/// `RELOADING=1` with `MONOTONIC_USEC=` while a reload runs (then `READY=1` again), `STOPPING=1`
+/// when draining.
 ///
 /// Writes one datagram to the unix socket named by `$NOTIFY_SOCKET` (the sd_notify protocol);
 /// does nothing when the variable is unset, so it is safe to call everywhere.
@@ -15,7 +16,20 @@ public struct SystemdNotifier: Sendable {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Sends a state string such as `READY=1`. Returns whether it was delivered.
+    /// `CLOCK_MONOTONIC` now in microseconds, the `MONOTONIC_USEC=` systemd expects with
+    /// `RELOADING=1`.
+    public static func monotonicMicroseconds() -> UInt64 {
+        #if canImport(Glibc)
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        #else
+            return 0
+        #endif
+    }
+
+    /// Sends a state string such as `READY=1`, or several separated by newlines in one
+    /// datagram. Returns whether it was delivered.
     @discardableResult
     public func notify(_ state: String) -> Bool {
         #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import Foundation
 public import Synchronization
 
 /// The daemon's metrics, rendered in the Prometheus text format 0.0.4 at `/metrics`.
@@ -79,8 +80,20 @@ public final class Metrics: Sendable {
         labels: ["result"]
     )
 
+    /// Configuration reloads (SIGHUP) by result: `success` or `failure` (the running
+    /// configuration kept).
+    public let configReloads = CounterFamily(
+        name: "swiftyd_config_reloads_total",
+        help: "Configuration reloads by result; on failure the running configuration is kept.",
+        labels: ["result"]
+    )
+
     /// App API requests being handled now.
     public let inFlight = Atomic<Int>(0)
+
+    /// When the configuration in use was loaded, in milliseconds since 1970: at start, then at
+    /// each successful reload.
+    public let lastConfigLoadMilliseconds = Atomic<Int64>(0)
 
     /// Counters kept by the transports: requests a transport handed to its fallback, by
     /// transport and reason; each source is read when the metrics are rendered.
@@ -90,8 +103,17 @@ public final class Metrics: Sendable {
     /// The shared-state stores' health (rate limits, token cache), read when rendered.
     private let sharedStateSources = Mutex<[SharedStateHealth]>([])
 
+    /// Records that the configuration in use was loaded now (at start or by a reload).
+    func configurationLoaded() {
+        lastConfigLoadMilliseconds.store(Int64((Date().timeIntervalSince1970 * 1000).rounded()), ordering: .relaxed)
+    }
+
     /// Creates empty metrics.
-    public init() {}
+    public init() {
+        // Both reload series exist from the start, so a rate over them is defined at once.
+        configReloads.increment(["success"], by: 0)
+        configReloads.increment(["failure"], by: 0)
+    }
 
     /// Every family in the text format 0.0.4.
     public func render() -> String {
@@ -107,6 +129,12 @@ public final class Metrics: Sendable {
         upstreamAttempts.render(into: &text)
         upstreamRetries.render(into: &text)
         shed.render(into: &text)
+        configReloads.render(into: &text)
+        let loaded = "swiftyd_config_last_reload_success_timestamp_seconds"
+        text += "# HELP \(loaded) When the configuration in use was loaded (start or reload), in Unix seconds.\n"
+        text += "# TYPE \(loaded) gauge\n"
+        text += loaded + " " + PrometheusText.number(Double(lastConfigLoadMilliseconds.load(ordering: .relaxed)) / 1000)
+        text += "\n"
         renderFallbacks(into: &text)
         renderResilience(into: &text)
         tokenCacheLookups.render(into: &text)
@@ -138,9 +166,13 @@ public final class Metrics: Sendable {
 
     /// Shows a module's breakers as `swiftyd_upstream_circuit_state{module,host}` (0 closed,
     /// 1 half-open, 2 open) and its calls in flight as `swiftyd_upstream_in_flight{module}`;
-    /// `read` is called at each render.
+    /// `read` is called at each render. It replaces the module's earlier source (a reload
+    /// builds the module's stack anew).
     public func addResilienceSource(module: String, _ read: @escaping @Sendable () -> ResilienceGauges) {
-        resilienceSources.withLock { $0.append((module, read)) }
+        resilienceSources.withLock { sources in
+            sources.removeAll { $0.module == module }
+            sources.append((module, read))
+        }
     }
 
     private func renderResilience(into text: inout String) {
@@ -166,10 +198,14 @@ public final class Metrics: Sendable {
 
     /// Shows the requests `transport` handed to its fallback, by reason, as
     /// `swiftyd_transport_fallbacks_total{transport,reason}`; `read` is called at each render.
+    /// It replaces the transport's earlier source (a reload makes the transports anew).
     public func addFallbackSource(
         transport: String, _ read: @escaping @Sendable () -> [(reason: String, count: Int)]
     ) {
-        fallbackSources.withLock { $0.append((transport, read)) }
+        fallbackSources.withLock { sources in
+            sources.removeAll { $0.transport == transport }
+            sources.append((transport, read))
+        }
     }
 
     private func renderFallbacks(into text: inout String) {

@@ -27,12 +27,15 @@ final class DaemonProcess: Sendable {
         return bundle.appendingPathComponent("swiftyd")
     }
 
-    /// - Parameter launcher: A command that runs the daemon (its path, then its arguments; the
-    ///   daemon's path and arguments follow), such as `taskset -c 0`; empty to run it directly.
+    /// - Parameters:
+    ///   - launcher: A command that runs the daemon (its path, then its arguments; the daemon's
+    ///     path and arguments follow), such as `taskset -c 0`; empty to run it directly.
+    ///   - portFlags: Whether to pass `--port 0 --admin-port 0`; without them the configuration
+    ///     file must pick the ports (0 for free ones).
     static func start(
-        arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []
+        arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = [], portFlags: Bool = true
     ) async throws -> DaemonProcess {
-        let daemonArguments = ["--port", "0", "--admin-port", "0"] + arguments
+        let daemonArguments = (portFlags ? ["--port", "0", "--admin-port", "0"] : []) + arguments
         let child = try ChildProcess(
             launcher.first ?? executable.path,
             arguments: launcher.isEmpty ? daemonArguments : launcher.dropFirst() + [executable.path] + daemonArguments,
