@@ -8,7 +8,7 @@ public import RequestSigning
 /// Each check is one command, `SET <prefix><key id length>:<key id>:<nonce> 1 NX PX <ms>`, with
 /// the milliseconds left until the signature stops being acceptable (at least 1): `OK` means
 /// fresh, no reply means replayed, and Redis drops the key when the window ends, so its memory
-/// is bounded by the request rate times the window (about 100 bytes per nonce). The key id's
+/// is bounded by the request rate times the window (about 150 bytes per nonce). The key id's
 /// length comes first, so `a:b` with nonce `c` and `a` with nonce `b:c` are different keys.
 ///
 /// When Redis cannot be asked (refused, timed out, the pool is exhausted, an error reply), the
