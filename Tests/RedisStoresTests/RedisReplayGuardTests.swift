@@ -35,8 +35,11 @@ struct RedisReplayGuardTests {
     }
 
     /// Runs `body` with a client of `server` on a loop of its own.
-    func withClient(_ server: RedisServer, _ body: (RedisClient) async throws -> Void) async throws {
+    func withClient(
+        _ server: RedisServer, connections: Int = 4, _ body: (RedisClient) async throws -> Void
+    ) async throws {
         var configuration = RedisConfiguration(endpoint: server.endpoint)
+        configuration.maximumConnectionsPerLoop = connections
         configuration.connectTimeout = .seconds(2)
         configuration.commandTimeout = .seconds(5)
         configuration.reconnectBackoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
@@ -176,6 +179,55 @@ struct RedisReplayGuardTests {
                 } catch let error as SignatureVerificationError {
                     #expect(error.code == .replayedNonce)
                 }
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// Checks made at once share pipelines: each nonce is still fresh exactly once, and when
+    /// Redis is gone every waiting check gets an answer.
+    @Test func concurrentChecksAreEachAnsweredOnce() async throws {
+        let server = try await RedisServer.start(stablePort: true)
+        do {
+            try await withClient(server, connections: 1) { client throws in
+                let replayGuard = RedisReplayGuard(client: client)
+                let now = Date()
+                let results = await withTaskGroup(of: (Int, ReplayCheckResult).self) { group in
+                    for index in 0..<400 {
+                        group.addTask {
+                            let nonce = ReplayNonce(keyID: "k", nonce: "n\(index % 200)")
+                            return (
+                                index % 200,
+                                await replayGuard.checkAndRemember(
+                                    nonce, expiresAt: now.addingTimeInterval(60), now: now)
+                            )
+                        }
+                    }
+                    return await group.reduce(into: [Int: [ReplayCheckResult]]()) { $0[$1.0, default: []].append($1.1) }
+                }
+                #expect(results.count == 200)
+                for (index, answers) in results {
+                    #expect(answers.filter { $0 == .fresh }.count == 1, "nonce \(index): \(answers)")
+                    #expect(answers.filter { $0 == .replayed }.count == 1, "nonce \(index): \(answers)")
+                }
+                #expect(try await client.send(["DBSIZE"]) == .integer(200))
+
+                await server.kill()
+                let refused = await withTaskGroup(of: ReplayCheckResult.self) { group in
+                    for index in 0..<100 {
+                        group.addTask {
+                            await replayGuard.checkAndRemember(
+                                ReplayNonce(keyID: "k", nonce: "down-\(index)"), expiresAt: now.addingTimeInterval(60),
+                                now: now)
+                        }
+                    }
+                    return await group.reduce(into: [ReplayCheckResult]()) { $0.append($1) }
+                }
+                #expect(refused.count == 100)
+                #expect(refused.allSatisfy { if case .storeUnavailable = $0 { true } else { false } }, "\(refused)")
             }
         } catch {
             await server.stop()
