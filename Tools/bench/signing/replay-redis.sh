@@ -17,7 +17,7 @@ set -euo pipefail
 REQUESTS=20000
 ROUNDS=5
 CONCURRENCY=64
-CONNECTIONS=16
+CONNECTIONS=4
 BUILD=1
 while [[ $# -gt 0 ]]; do
     case "$1" in
