@@ -82,14 +82,19 @@ final class RedisCommandBatcher: Sendable {
             state.queue.removeFirst(taken.count)
             return taken
         }
-        let replies: Result<[RedisValue], RedisError>
-        do {
-            replies = .success(try await client.pipeline([command] + batch.map(\.command)))
-        } catch let error as RedisError {
-            replies = .failure(error)
-        } catch {
-            replies = .failure(RedisError(.protocolError, "a pipeline failed: \(error)"))
-        }
+        // In a task of its own, which the sender's cancellation (its client gone) does not reach:
+        // the pipeline carries the other tasks' checks too.
+        let client = self.client
+        let commands = [command] + batch.map(\.command)
+        let replies = await Task { () -> Result<[RedisValue], RedisError> in
+            do {
+                return .success(try await client.pipeline(commands))
+            } catch let error as RedisError {
+                return .failure(error)
+            } catch {
+                return .failure(RedisError(.protocolError, "a pipeline failed: \(error)"))
+            }
+        }.value
         for (index, waiting) in batch.enumerated() {
             waiting.continuation.resume(returning: .reply(replies.map { $0[index + 1] }))
         }

@@ -235,4 +235,27 @@ struct RedisReplayGuardTests {
         }
         await server.stop()
     }
+
+    /// A check whose task is cancelled (its client went away) may have sent the pipeline that
+    /// carries other tasks' checks: those are answered all the same.
+    @Test func aCancelledCheckDoesNotFailTheOthersInItsPipeline() async throws {
+        try await RedisServer.with { server in
+            try await withClient(server, connections: 1) { client throws in
+                let replayGuard = RedisReplayGuard(client: client)
+                let now = Date()
+                let tasks = (0..<200).map { index in
+                    Task {
+                        await replayGuard.checkAndRemember(
+                            ReplayNonce(keyID: "k", nonce: "c\(index)"), expiresAt: now.addingTimeInterval(60), now: now
+                        )
+                    }
+                }
+                for (index, task) in tasks.enumerated() where index % 2 == 0 { task.cancel() }
+                for (index, task) in tasks.enumerated() where index % 2 == 1 {
+                    #expect(await task.value == .fresh, "check \(index)")
+                }
+                for task in tasks { _ = await task.value }
+            }
+        }
+    }
 }
