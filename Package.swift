@@ -287,7 +287,7 @@ package.targets += [
         name: "swifty-bench",
         dependencies: [
             "ServiceCore", "HTTPTypes", "HTTPServer", "RequestSigning", "CurlTransport", "URLSessionTransport",
-            "AppLogging", "AppLifecycle", "COpenSSL",
+            "AppLogging", "AppLifecycle", "COpenSSL", "EventLoops", "RedisClient", "RedisStores",
         ],
         path: "Tools/bench/swifty-bench"
     ),

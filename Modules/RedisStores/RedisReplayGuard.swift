@@ -8,8 +8,12 @@ public import RequestSigning
 /// Each check is one command, `SET <prefix><key id length>:<key id>:<nonce> 1 NX PX <ms>`, with
 /// the milliseconds left until the signature stops being acceptable (at least 1): `OK` means
 /// fresh, no reply means replayed, and Redis drops the key when the window ends, so its memory
-/// is bounded by the request rate times the window (about 100 bytes per nonce). The key id's
+/// is bounded by the request rate times the window (about 150 bytes per nonce). The key id's
 /// length comes first, so `a:b` with nonce `c` and `a` with nonce `b:c` are different keys.
+///
+/// Checks made at the same time share round trips: each is sent at once when a connection is
+/// free, else queued and sent in the next pipeline (at most one pipeline per connection of the
+/// client in flight), so a busy server sends many checks per round trip.
 ///
 /// When Redis cannot be asked (refused, timed out, the pool is exhausted, an error reply), the
 /// answer is ``ReplayCheckResult/storeUnavailable(_:)`` naming the store and what failed, and the
@@ -26,6 +30,7 @@ public struct RedisReplayGuard: ReplayGuard {
     /// What every key starts with, `swifty:replay:` by default.
     public let keyPrefix: String
     private let prefixBytes: [UInt8]
+    private let batcher: RedisCommandBatcher
 
     /// Creates a guard.
     /// - Parameters:
@@ -36,6 +41,7 @@ public struct RedisReplayGuard: ReplayGuard {
         self.client = client
         self.keyPrefix = keyPrefix
         prefixBytes = Array(keyPrefix.utf8)
+        batcher = RedisCommandBatcher(client: client)
     }
 
     /// The Redis key of a nonce: the prefix, the key id's byte count, `:`, the key id, `:`, the
@@ -59,18 +65,21 @@ public struct RedisReplayGuard: ReplayGuard {
     {
         let milliseconds = (expiresAt.timeIntervalSince(now) * 1_000).rounded(.up)
         let window = milliseconds.isFinite ? Int(min(max(1, milliseconds), 1e12)) : 1
+        let command: [RedisArgument] = [
+            "SET", RedisArgument(bytes: key(for: nonce)), "1", "NX", "PX", RedisArgument(window),
+        ]
         let reply: RedisValue
-        do {
-            reply = try await client.send([
-                "SET", RedisArgument(bytes: key(for: nonce)), "1", "NX", "PX", RedisArgument(window),
-            ])
-        } catch {
-            // Every failure is a RedisError, whose message holds no password nor argument.
+        switch await batcher.send(command) {
+        case .success(let value):
+            reply = value
+        case .failure(let error):
+            // A RedisError's message holds no password nor argument.
             return .storeUnavailable("\(store) failed: \(error)")
         }
         switch reply {
         case .simpleString("OK"): return .fresh
         case .null: return .replayed
+        case .error(let message): return .storeUnavailable("\(store) refused SET NX: \(message)")
         default: return .storeUnavailable("\(store) answered SET NX with an unexpected reply (\(kind(of: reply)))")
         }
     }

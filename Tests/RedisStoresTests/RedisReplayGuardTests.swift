@@ -35,8 +35,11 @@ struct RedisReplayGuardTests {
     }
 
     /// Runs `body` with a client of `server` on a loop of its own.
-    func withClient(_ server: RedisServer, _ body: (RedisClient) async throws -> Void) async throws {
+    func withClient(
+        _ server: RedisServer, connections: Int = 4, _ body: (RedisClient) async throws -> Void
+    ) async throws {
         var configuration = RedisConfiguration(endpoint: server.endpoint)
+        configuration.maximumConnectionsPerLoop = connections
         configuration.connectTimeout = .seconds(2)
         configuration.commandTimeout = .seconds(5)
         configuration.reconnectBackoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
@@ -112,12 +115,16 @@ struct RedisReplayGuardTests {
                 let nonce = ReplayNonce(keyID: "k", nonce: "short-lived")
                 let now = Date()
                 #expect(
-                    await replayGuard.checkAndRemember(nonce, expiresAt: now.addingTimeInterval(0.2), now: now)
+                    await replayGuard.checkAndRemember(nonce, expiresAt: now.addingTimeInterval(0.5), now: now)
                         == .fresh)
-                #expect(try await client.send(["DBSIZE"]) == .integer(1))
+                // The key carries the window as its expiry (-2: already expired on a slow machine;
+                // -1, no expiry, would keep it forever).
+                let window = try #require(
+                    try await client.send(["PTTL", RedisArgument(bytes: replayGuard.key(for: nonce))]).integerValue)
+                #expect(window == -2 || (1...500).contains(window), "PTTL \(window)")
                 // Redis drops the key itself once the window has passed (a bounded wait).
                 var left: Int64 = 1
-                for _ in 0..<100 where left != 0 {
+                for _ in 0..<200 where left != 0 {
                     try await Task.sleep(for: .milliseconds(50))
                     left = try #require(try await client.send(["DBSIZE"]).integerValue)
                 }
@@ -131,7 +138,7 @@ struct RedisReplayGuardTests {
                 #expect(await replayGuard.checkAndRemember(stale, expiresAt: later, now: later) == .fresh)
                 let ttl = try #require(
                     try await client.send(["PTTL", RedisArgument(bytes: replayGuard.key(for: stale))]).integerValue)
-                #expect(ttl <= 1)
+                #expect(ttl == -2 || (0...1).contains(ttl), "PTTL \(ttl)")
             }
         }
     }
@@ -182,5 +189,77 @@ struct RedisReplayGuardTests {
             throw error
         }
         await server.stop()
+    }
+
+    /// Checks made at once share pipelines: each nonce is still fresh exactly once, and when
+    /// Redis is gone every waiting check gets an answer.
+    @Test func concurrentChecksAreEachAnsweredOnce() async throws {
+        let server = try await RedisServer.start(stablePort: true)
+        do {
+            try await withClient(server, connections: 1) { client throws in
+                let replayGuard = RedisReplayGuard(client: client)
+                let now = Date()
+                let results = await withTaskGroup(of: (Int, ReplayCheckResult).self) { group in
+                    for index in 0..<400 {
+                        group.addTask {
+                            let nonce = ReplayNonce(keyID: "k", nonce: "n\(index % 200)")
+                            return (
+                                index % 200,
+                                await replayGuard.checkAndRemember(
+                                    nonce, expiresAt: now.addingTimeInterval(60), now: now)
+                            )
+                        }
+                    }
+                    return await group.reduce(into: [Int: [ReplayCheckResult]]()) { $0[$1.0, default: []].append($1.1) }
+                }
+                #expect(results.count == 200)
+                for (index, answers) in results {
+                    #expect(answers.filter { $0 == .fresh }.count == 1, "nonce \(index): \(answers)")
+                    #expect(answers.filter { $0 == .replayed }.count == 1, "nonce \(index): \(answers)")
+                }
+                #expect(try await client.send(["DBSIZE"]) == .integer(200))
+
+                await server.kill()
+                let refused = await withTaskGroup(of: ReplayCheckResult.self) { group in
+                    for index in 0..<100 {
+                        group.addTask {
+                            await replayGuard.checkAndRemember(
+                                ReplayNonce(keyID: "k", nonce: "down-\(index)"), expiresAt: now.addingTimeInterval(60),
+                                now: now)
+                        }
+                    }
+                    return await group.reduce(into: [ReplayCheckResult]()) { $0.append($1) }
+                }
+                #expect(refused.count == 100)
+                #expect(refused.allSatisfy { if case .storeUnavailable = $0 { true } else { false } }, "\(refused)")
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// A check whose task is cancelled (its client went away) may have sent the pipeline that
+    /// carries other tasks' checks: those are answered all the same.
+    @Test func aCancelledCheckDoesNotFailTheOthersInItsPipeline() async throws {
+        try await RedisServer.with { server in
+            try await withClient(server, connections: 1) { client throws in
+                let replayGuard = RedisReplayGuard(client: client)
+                let now = Date()
+                let tasks = (0..<200).map { index in
+                    Task {
+                        await replayGuard.checkAndRemember(
+                            ReplayNonce(keyID: "k", nonce: "c\(index)"), expiresAt: now.addingTimeInterval(60), now: now
+                        )
+                    }
+                }
+                for (index, task) in tasks.enumerated() where index % 2 == 0 { task.cancel() }
+                for (index, task) in tasks.enumerated() where index % 2 == 1 {
+                    #expect(await task.value == .fresh, "check \(index)")
+                }
+                for task in tasks { _ = await task.value }
+            }
+        }
     }
 }

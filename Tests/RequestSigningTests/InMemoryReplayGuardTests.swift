@@ -39,12 +39,29 @@ struct InMemoryReplayGuardTests {
                 ReplayNonce(keyID: "k", nonce: "d"), expiresAt: start.addingTimeInterval(10), now: start)
                 == .capacityExceeded)
         #expect(guardian.count == 3)
+        #expect(guardian.heldCount == 3)
         let later = start.addingTimeInterval(11)
         #expect(
             await guardian.checkAndRemember(
                 ReplayNonce(keyID: "k", nonce: "d"), expiresAt: later.addingTimeInterval(10), now: later)
                 == .fresh)
         #expect(guardian.count == 1)
+    }
+
+    /// `heldCount` (for metrics, no scan) keeps expired nonces until a sweep; `count` does not.
+    @Test func heldCountIncludesExpiredNoncesUntilASweep() async {
+        let guardian = InMemoryReplayGuard(capacity: 10)
+        for nonce in ["a", "b", "c"] {
+            _ = await guardian.checkAndRemember(
+                ReplayNonce(keyID: "k", nonce: nonce), expiresAt: start.addingTimeInterval(10), now: start)
+        }
+        let later = start.addingTimeInterval(20)
+        #expect(
+            await guardian.checkAndRemember(
+                ReplayNonce(keyID: "k", nonce: "d"), expiresAt: later.addingTimeInterval(10), now: later) == .fresh)
+        #expect(guardian.heldCount == 4)
+        #expect(guardian.count == 1)
+        #expect(guardian.capacity == 10)
     }
 
     @Test func manyEntriesStayBounded() async {
@@ -56,6 +73,7 @@ struct InMemoryReplayGuardTests {
                 ReplayNonce(keyID: "k", nonce: "n\(index)"), expiresAt: now.addingTimeInterval(30), now: now)
             if result == .fresh { accepted += 1 }
             #expect(guardian.count <= 500)
+            #expect(guardian.heldCount >= guardian.count && guardian.heldCount <= 500)
         }
         #expect(accepted == 5_000)
     }

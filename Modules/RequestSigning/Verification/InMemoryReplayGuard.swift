@@ -15,8 +15,8 @@ import Synchronization
 /// ``init(expectedRequestsPerSecond:window:headroom:)`` (the window is
 /// ``SignatureVerifier/Configuration/replayWindow``). The capacity is a bound, not an
 /// allocation: the table starts small and doubles with the nonces actually held, up to
-/// ``maximumMemory`` bytes (about 240 bytes per nonce of capacity; 24 MB for 100 000). ``count``
-/// and ``capacity`` give its fill, for metrics.
+/// ``maximumMemory`` bytes (about 240 bytes per nonce of capacity; 24 MB for 100 000).
+/// ``heldCount`` and ``capacity`` give its fill, for metrics.
 public final class InMemoryReplayGuard: ReplayGuard {
     /// The most nonces held at once.
     public let capacity: Int
@@ -70,9 +70,14 @@ public final class InMemoryReplayGuard: ReplayGuard {
     /// The most bytes this guard takes when full; see ``maximumMemory(forCapacity:)``.
     public var maximumMemory: Int { Self.maximumMemory(forCapacity: capacity) }
 
-    /// The number of unexpired nonces held, as of the latest time the guard was given (a scan of
-    /// the table, for metrics rather than per request).
+    /// The number of unexpired nonces held, as of the latest time the guard was given: a scan of
+    /// the whole table under its lock, for tests and diagnostics; metrics read ``heldCount``.
     public var count: Int { table.withLock { $0.liveCount } }
+
+    /// The number of nonces held, expired ones not yet swept included: what counts towards
+    /// ``capacity`` (at most it), read without a scan, for metrics. When it reaches the capacity
+    /// the guard sweeps expired nonces, and refuses new ones only if all are still live.
+    public var heldCount: Int { table.withLock { $0.heldCount } }
 
     /// The number of slots of the table, for tests.
     package var slotCount: Int { table.withLock { $0.slotCount } }

@@ -25,14 +25,9 @@ public struct ReplayNonce: Sendable, Hashable, CustomStringConvertible {
         storage = packed.map(Storage.packed) ?? .text(keyID: keyID, nonce: nonce)
     }
 
-    /// A pair read from bytes (the verifier's, from the field where the nonce lies).
-    init(keyID: UnsafeBufferPointer<UInt8>, nonce: UnsafeBufferPointer<UInt8>) {
-        if let packed = ReplayTable.Key(keyID: keyID, nonce: nonce) {
-            storage = .packed(packed)
-        } else {
-            storage = .text(
-                keyID: String(decoding: keyID, as: UTF8.self), nonce: String(decoding: nonce, as: UTF8.self))
-        }
+    /// A pair the verifier packed from the field's bytes.
+    init(packed: ReplayTable.Key) {
+        storage = .packed(packed)
     }
 
     /// The identifier of the key that made the signature.

@@ -141,6 +141,9 @@ struct ReplayTable: ~Copyable {
     /// The number of slots, for tests.
     var slotCount: Int { tags.count }
 
+    /// The entries held, live or expired: what counts towards the capacity.
+    var heldCount: Int { used + long.count }
+
     /// The entries not expired at the latest instant seen.
     var liveCount: Int {
         var count = 0

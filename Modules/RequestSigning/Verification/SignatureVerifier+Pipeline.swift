@@ -206,13 +206,14 @@ extension SignatureVerifier {
             }
             // A member read where it lies in the field (no normalised copy, so `components` is
             // nil) keeps its unescaped nonce there, without a string of its own; the replay guard
-            // gets it packed from the same bytes.
+            // gets it packed from the same bytes (a plain value, cheap to carry out of here).
             let verified: VerifiedSignature
-            var nonce: ReplayNonce?
+            var packedNonce: ReplayTable.Key?
             if let range = parameters.nonce, !range.escaped {
                 let nonceBytes = UnsafeBufferPointer(rebasing: member.bytes[range.value])
-                nonce = keyTable.withUnsafeBufferPointer { table in
-                    ReplayNonce(keyID: UnsafeBufferPointer(rebasing: table[keyRanges[keyIndex].id]), nonce: nonceBytes)
+                packedNonce = keyTable.withUnsafeBufferPointer { table in
+                    ReplayTable.Key(
+                        keyID: UnsafeBufferPointer(rebasing: table[keyRanges[keyIndex].id]), nonce: nonceBytes)
                 }
             }
             if let range = parameters.nonce, member.components == nil, !range.escaped {
@@ -220,15 +221,14 @@ extension SignatureVerifier {
                     label: label, keyID: keyID, module: keys[keyIndex].tag, created: parameters.created ?? 0,
                     expires: parameters.expires, nonceInField: range.value, signatureInputField: context.inputField)
             } else {
-                let nonceText = parameters.nonce.map { text(of: $0, in: member) }
-                if nonce == nil, let nonceText { nonce = ReplayNonce(keyID: keyID, nonce: nonceText) }
                 verified = VerifiedSignature(
                     label: label, keyID: keyID, module: keys[keyIndex].tag, created: parameters.created ?? 0,
-                    expires: parameters.expires, nonce: nonceText, signatureInputField: context.inputField)
+                    expires: parameters.expires, nonce: parameters.nonce.map { text(of: $0, in: member) },
+                    signatureInputField: context.inputField)
             }
             // The last second the signature is acceptable, plus the fraction `now` may be past it.
             let rememberUntil = Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1))
-            return Checked(verified: verified, nonce: nonce, rememberUntil: rememberUntil)
+            return Checked(verified: verified, packedNonce: packedNonce, rememberUntil: rememberUntil)
         }
     }
 

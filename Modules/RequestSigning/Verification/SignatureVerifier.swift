@@ -149,7 +149,15 @@ public struct SignatureVerifier: Sendable {
     {
         let now = clock()
         let checked = try check(message, now: now)
-        guard let nonce = checked.nonce else { return checked.verified }
+        let nonce: ReplayNonce
+        if let packed = checked.packedNonce {
+            nonce = ReplayNonce(packed: packed)
+        } else if let text = checked.verified.nonce {
+            // Escaped, or too long to pack.
+            nonce = ReplayNonce(keyID: checked.verified.keyID, nonce: text)
+        } else {
+            return checked.verified
+        }
         let result = await replayGuard.checkAndRemember(nonce, expiresAt: checked.rememberUntil, now: now)
         switch result {
         case .fresh:
@@ -183,8 +191,10 @@ public struct SignatureVerifier: Sendable {
     /// What every check but the replay guard found.
     struct Checked {
         var verified: VerifiedSignature
-        /// The key id and nonce for the replay guard, when the signature has a nonce.
-        var nonce: ReplayNonce?
+        /// The key id and nonce packed from the field's bytes, when the signature has a nonce
+        /// without escapes and the pair fits: a plain value, which costs nothing to carry out of
+        /// the pipeline's closures, unlike a ``ReplayNonce`` that may hold strings.
+        var packedNonce: ReplayTable.Key?
         /// When the signature stops being acceptable: the nonce need not be remembered longer.
         var rememberUntil: Date
     }
