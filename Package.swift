@@ -206,7 +206,7 @@ package.targets += [
         name: "SandboxUpstreams",
         dependencies: [
             "HTTPServer", "RequestSigning", "AppLogging", "ServiceCore", "HTTPTypes", "JSON", "UserModule",
-            "FeedModule", "PaymentModule", "AppLifecycle",
+            "FeedModule", "PaymentModule", "AppLifecycle", "EventLoops", "RedisClient",
         ],
         path: "Apps/SandboxUpstreams"
     ),
@@ -216,7 +216,7 @@ package.targets += [
             "SandboxUpstreams", "sandbox-upstreams", "AppLogging", "RequestSigning", "ServiceCore", "HTTPTypes",
             "ServiceTesting",
             "URLSessionTransport", "CurlTransport", "HTTPServer", "UserModule", "FeedModule", "PaymentModule",
-            "EventLoops", "HTTPFramingCorpus",
+            "EventLoops", "HTTPFramingCorpus", "RedisClient", "RedisTestSupport",
         ],
         path: "Tests/SandboxUpstreamsTests"
     ),

@@ -1,5 +1,6 @@
 public import AppLogging
 import HTTPServer
+public import RedisClient
 
 extension SandboxUpstreams {
     /// Where the upstreams listen and how they behave; every field has a default.
@@ -37,6 +38,14 @@ extension SandboxUpstreams {
         /// The upstreams that accept only requests with a valid access token from the token
         /// endpoint, besides the signature: none unless given.
         public var accessTokenRequired: Set<SandboxService> = []
+        /// Where the payment ledger lives: `nil` (the default) keeps it in memory; a Redis
+        /// configuration puts wallets, charges, refunds and the answers kept per idempotency key
+        /// in that Redis, shared by every sandbox set that uses it with the same
+        /// ``redisKeyPrefix``. The three upstreams then share one set of ``threadCount`` network
+        /// threads with the Redis client, so a store call stays on its request's thread.
+        public var redis: RedisConfiguration? = nil
+        /// The start of every key the sandbox keeps in Redis: `swifty:sandbox:` unless given.
+        public var redisKeyPrefix = "swifty:sandbox:"
         /// Whether every request's signature is checked: always, except for `sandbox-upstreams
         /// --no-verify` (benchmarks against a proxy that cannot sign). Not public on purpose.
         var verifiesSignatures = true
@@ -102,6 +111,9 @@ extension SandboxUpstreams {
             }
             guard tokenLifetime > .zero else {
                 throw SandboxError(.invalidConfiguration, "tokenLifetime must be positive")
+            }
+            guard !redisKeyPrefix.isEmpty else {
+                throw SandboxError(.invalidConfiguration, "redisKeyPrefix must not be empty")
             }
             guard accessTokenLifetime > .zero else {
                 throw SandboxError(.invalidConfiguration, "accessTokenLifetime must be positive")

@@ -1,4 +1,5 @@
 import AppLogging
+import EventLoops
 public import Foundation
 import HTTPServer
 public import RequestSigning
@@ -36,6 +37,8 @@ public final class SandboxUpstreams: Sendable {
     private let scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)]
     let tokenServer: (server: HTTPServer, injector: FaultInjector)
     let tokenIssuer: TokenIssuer
+    /// The Redis client and its loops, when the configuration names a Redis.
+    private let redis: SandboxRedis?
 
     private init(
         keys: SandboxKeys,
@@ -46,7 +49,8 @@ public final class SandboxUpstreams: Sendable {
         scripted: [String: ScriptedUpstream],
         scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)],
         tokenServer: (server: HTTPServer, injector: FaultInjector),
-        tokenIssuer: TokenIssuer
+        tokenIssuer: TokenIssuer,
+        redis: SandboxRedis?
     ) {
         self.keys = keys
         self.configuration = configuration
@@ -57,6 +61,7 @@ public final class SandboxUpstreams: Sendable {
         self.scriptedServers = scriptedServers
         self.tokenServer = tokenServer
         self.tokenIssuer = tokenIssuer
+        self.redis = redis
     }
 
     /// Starts the three upstreams, seeded, each listening on its port, and the scripted
@@ -67,7 +72,8 @@ public final class SandboxUpstreams: Sendable {
     ///   - scripted: Upstreams of other modules, answering from scripted answers; none unless given.
     /// - Returns: The running upstreams; call ``shutdown(gracePeriod:)`` when done.
     /// - Throws: ``SandboxError``: `invalidConfiguration`, `invalidKey`, or `startFailed` when a
-    ///   port cannot be bound (the upstreams already started are stopped again).
+    ///   port cannot be bound or the configured Redis cannot be reached (what already started is
+    ///   stopped again).
     public static func start(
         keys: SandboxKeys,
         configuration: Configuration = Configuration(),
@@ -79,7 +85,16 @@ public final class SandboxUpstreams: Sendable {
         try configuration.validate()
         let now = Date()
         let clock: @Sendable () -> Date = { Date() }
-        let state = SandboxState.seeded(now: now, tokenLifetime: configuration.tokenLifetime)
+        let metrics = SandboxMetrics()
+        let redis: SandboxRedis? =
+            if let redisConfiguration = configuration.redis {
+                try await SandboxRedis.start(
+                    redisConfiguration, keyPrefix: configuration.redisKeyPrefix,
+                    threadCount: configuration.threadCount, metrics: metrics)
+            } else {
+                nil
+            }
+        let state = SandboxState.seeded(now: now, tokenLifetime: configuration.tokenLifetime, ledger: redis?.ledger)
         let issuer = TokenIssuer(
             clients: configuration.tokenClients, lifetime: configuration.accessTokenLifetime,
             required: configuration.accessTokenRequired, clock: clock)
@@ -92,7 +107,7 @@ public final class SandboxUpstreams: Sendable {
             let started = Result { () throws(SandboxError) -> HTTPServer in
                 let server = try makeServer(
                     service, key: keys[service], state: state, injector: injector, issuer: issuer,
-                    configuration: configuration, clock: clock)
+                    eventLoops: redis?.loops, metrics: metrics, configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try server.start()
                 } catch {
@@ -106,6 +121,7 @@ public final class SandboxUpstreams: Sendable {
                 injectors[service] = injector
             case .failure(let error):
                 for running in servers.values { await running.shutdown(gracePeriod: .zero) }
+                await redis?.stop()
                 throw error
             }
         }
@@ -120,7 +136,7 @@ public final class SandboxUpstreams: Sendable {
                 }
                 try upstream.faults.validate()
                 let server = try makeScriptedServer(
-                    upstream, injector: injector, configuration: configuration, clock: clock)
+                    upstream, injector: injector, metrics: metrics, configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try server.start()
                 } catch {
@@ -134,6 +150,7 @@ public final class SandboxUpstreams: Sendable {
             case .failure(let error):
                 for running in servers.values { await running.shutdown(gracePeriod: .zero) }
                 for running in scriptedServers.values { await running.server.shutdown(gracePeriod: .zero) }
+                await redis?.stop()
                 throw error
             }
         }
@@ -147,6 +164,7 @@ public final class SandboxUpstreams: Sendable {
         } catch {
             for running in servers.values { await running.shutdown(gracePeriod: .zero) }
             for running in scriptedServers.values { await running.server.shutdown(gracePeriod: .zero) }
+            await redis?.stop()
             throw SandboxError(.startFailed, "the token endpoint: \(error.message)")
         }
         var ports = Dictionary(
@@ -157,7 +175,8 @@ public final class SandboxUpstreams: Sendable {
         return SandboxUpstreams(
             keys: keys, configuration: configuration, startedAt: now, servers: servers, injectors: injectors,
             scripted: Dictionary(uniqueKeysWithValues: scripted.map { ($0.module, $0) }),
-            scriptedServers: scriptedServers, tokenServer: (tokenServer, tokenInjector), tokenIssuer: issuer)
+            scriptedServers: scriptedServers, tokenServer: (tokenServer, tokenInjector), tokenIssuer: issuer,
+            redis: redis)
     }
 
     /// The token endpoint's server: no signature (clients authenticate with HTTP Basic), faults
@@ -168,7 +187,8 @@ public final class SandboxUpstreams: Sendable {
         var logger = configuration.logger
         logger[metadataKey: "upstream"] = "token"
         let handler = UpstreamHandler(
-            name: "token", gate: nil, faults: injector, router: TokenRoutes.router(issuer: issuer), logger: logger)
+            name: "token", gate: nil, faults: injector, router: TokenRoutes.router(issuer: issuer), logger: logger,
+            metrics: nil)
         return HTTPServer(
             configuration: HTTPServer.Configuration(host: configuration.host, port: 0, threadCount: 1),
             logger: logger
@@ -181,12 +201,14 @@ public final class SandboxUpstreams: Sendable {
     private static func makeScriptedServer(
         _ upstream: ScriptedUpstream,
         injector: FaultInjector,
+        metrics: SandboxMetrics,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> HTTPServer {
         try makeServer(
             name: upstream.module, service: nil, key: upstream.key, router: ScriptedRoutes.router(upstream.answers),
-            port: 0, maxBodyBytes: 1 << 20, injector: injector, configuration: configuration, clock: clock)
+            port: 0, maxBodyBytes: 1 << 20, injector: injector, eventLoops: nil, metrics: metrics,
+            configuration: configuration, clock: clock)
     }
 
     private static func makeServer(
@@ -195,6 +217,8 @@ public final class SandboxUpstreams: Sendable {
         state: SandboxState,
         injector: FaultInjector,
         issuer: TokenIssuer,
+        eventLoops: EventLoopGroup?,
+        metrics: SandboxMetrics,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> HTTPServer {
@@ -209,11 +233,13 @@ public final class SandboxUpstreams: Sendable {
             port: configuration.port(for: service),
             // Multipart posts may be 21 MiB; the routes apply the contract's limits below this.
             maxBodyBytes: service == .feed ? RequestBody.maximumMultipartBytes + 64 * 1024 : 1 << 20,
-            injector: injector, tokens: (issuer, service), configuration: configuration, clock: clock)
+            injector: injector, eventLoops: eventLoops, metrics: metrics, tokens: (issuer, service),
+            configuration: configuration, clock: clock)
     }
 
-    /// One upstream's server: its signature gate, faults, routes and limits. Errors name the
-    /// service, or the module of a scripted upstream.
+    /// One upstream's server: its signature gate, faults, routes, limits and `/metrics`, on
+    /// `eventLoops` when given (else loops of its own). Errors name the service, or the module
+    /// of a scripted upstream.
     private static func makeServer(
         name: String,
         service: SandboxService?,
@@ -222,6 +248,8 @@ public final class SandboxUpstreams: Sendable {
         port: Int,
         maxBodyBytes: Int,
         injector: FaultInjector,
+        eventLoops: EventLoopGroup?,
+        metrics: SandboxMetrics,
         tokens: (issuer: TokenIssuer, service: SandboxService)? = nil,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
@@ -231,9 +259,9 @@ public final class SandboxUpstreams: Sendable {
                 ?? SandboxError(code, "the \(name) \(part): \(message)")
         }
         let gate: SignatureGate
+        let replayGuard = InMemoryReplayGuard(capacity: configuration.replayCapacity)
         do {
-            gate = try SignatureGate(
-                key: key, replayGuard: InMemoryReplayGuard(capacity: configuration.replayCapacity), clock: clock)
+            gate = try SignatureGate(key: key, replayGuard: replayGuard, clock: clock)
         } catch {
             throw failure(.invalidKey, "key", error.message)
         }
@@ -241,7 +269,7 @@ public final class SandboxUpstreams: Sendable {
         logger[metadataKey: "upstream"] = .string(name)
         let handler = UpstreamHandler(
             name: name, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, router: router,
-            logger: logger, tokens: tokens)
+            logger: logger, metrics: { metrics.text(upstream: name, replayGuard: replayGuard) }, tokens: tokens)
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host, port: port, threadCount: configuration.threadCount, maxBodyBytes: maxBodyBytes)
         do {
@@ -249,7 +277,8 @@ public final class SandboxUpstreams: Sendable {
         } catch {
             throw failure(.invalidConfiguration, "upstream", error.message)
         }
-        return HTTPServer(configuration: serverConfiguration, logger: logger, handler: handler.handle)
+        return HTTPServer(
+            configuration: serverConfiguration, eventLoops: eventLoops, logger: logger, handler: handler.handle)
     }
 
     /// The port an upstream listens on (0 after shutdown).
@@ -319,5 +348,7 @@ public final class SandboxUpstreams: Sendable {
             }
             group.addTask { await self.tokenServer.server.shutdown(gracePeriod: gracePeriod) }
         }
+        // The servers ran on the Redis client's loops: both stop after them.
+        await redis?.stop()
     }
 }
