@@ -138,10 +138,27 @@ package.targets += [
     ),
     // A real redis-server per test suite, for every suite that needs one.
     .target(name: "RedisTestSupport", dependencies: ["RedisClient", "ServiceTesting"], path: "Tests/RedisTestSupport"),
+    // The fleet of Tools/cluster/run (nginx, two swiftyd, two sandbox sets, one Redis), tested
+    // end to end.
+    .testTarget(
+        name: "ClusterTests",
+        dependencies: [
+            "RedisTestSupport", "ServiceTesting", "ServiceCore", "HTTPTypes", "URLSessionTransport", "RequestSigning",
+            "SandboxUpstreams", "HTTPFramingCorpus",
+        ],
+        path: "Tests/ClusterTests"
+    ),
     .testTarget(
         name: "RedisClientTests",
         dependencies: ["RedisClient", "EventLoops", "ServiceTesting", "RedisTestSupport"],
         path: "Tests/RedisClientTests"
+    ),
+    // Shared state in Redis behind the protocols that have an in-memory default (replay guard).
+    .target(name: "RedisStores", dependencies: ["RequestSigning", "RedisClient"], path: "Modules/RedisStores"),
+    .testTarget(
+        name: "RedisStoresTests",
+        dependencies: ["RedisStores", "RedisTestSupport", "RequestSigning", "EventLoops", "ServiceTesting"],
+        path: "Tests/RedisStoresTests"
     ),
 ]
 

@@ -100,17 +100,23 @@ struct ReplayTableTests {
         let start = Date(timeIntervalSince1970: 1_000)
         let expiry = start.addingTimeInterval(60)
         let long = String(repeating: "n", count: 60)
-        #expect(await guardian.checkAndRemember(nonce: long, keyID: "k", expiresAt: expiry, now: start) == .fresh)
-        #expect(await guardian.checkAndRemember(nonce: long, keyID: "k", expiresAt: expiry, now: start) == .replayed)
-        #expect(await guardian.checkAndRemember(nonce: long + "x", keyID: "k", expiresAt: expiry, now: start) == .fresh)
         #expect(
-            await guardian.checkAndRemember(nonce: "short", keyID: "k", expiresAt: expiry, now: start)
+            await guardian.checkAndRemember(ReplayNonce(keyID: "k", nonce: long), expiresAt: expiry, now: start)
+                == .fresh)
+        #expect(
+            await guardian.checkAndRemember(ReplayNonce(keyID: "k", nonce: long), expiresAt: expiry, now: start)
+                == .replayed)
+        #expect(
+            await guardian.checkAndRemember(ReplayNonce(keyID: "k", nonce: long + "x"), expiresAt: expiry, now: start)
+                == .fresh)
+        #expect(
+            await guardian.checkAndRemember(ReplayNonce(keyID: "k", nonce: "short"), expiresAt: expiry, now: start)
                 == .capacityExceeded)
         #expect(guardian.count == 2)
         let later = start.addingTimeInterval(61)
         #expect(
             await guardian.checkAndRemember(
-                nonce: "short", keyID: "k", expiresAt: later.addingTimeInterval(60), now: later) == .fresh)
+                ReplayNonce(keyID: "k", nonce: "short"), expiresAt: later.addingTimeInterval(60), now: later) == .fresh)
         #expect(guardian.count == 1)
     }
 }

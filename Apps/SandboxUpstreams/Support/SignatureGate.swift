@@ -61,6 +61,10 @@ struct SignatureGate: Sendable {
             return Problem(.digestMismatch, detail)
         case .replayGuardFull:
             return Problem(.unavailable, detail, headers: [("Retry-After", "1")])
+        case .replayStoreUnavailable:
+            // The nonce could not be checked: refused, never accepted unchecked. The detail names
+            // the store (its address, never its credentials).
+            return Problem(.replayStoreUnavailable, detail, headers: [("Retry-After", "1")])
         case .cryptoFailure:
             return Problem(.internalError, detail)
         default:

@@ -16,8 +16,9 @@
 /// ``capacity`` entries.
 struct ReplayTable: ~Copyable {
     /// A key id and nonce packed as `[length, key id bytes, 0, nonce bytes, zero padding]`; the
-    /// length byte keeps pairs that differ only in where the key id ends apart.
-    struct Key: Equatable {
+    /// length byte keeps pairs that differ only in where the key id ends apart, and a key id
+    /// never holds a NUL byte (such a pair is not packed), so the separator marks its end.
+    struct Key: Hashable, Sendable {
         var w0: UInt64
         var w1: UInt64
         var w2: UInt64
@@ -30,10 +31,11 @@ struct ReplayTable: ~Copyable {
 
         static let empty = Key(w0: 0, w1: 0, w2: 0, w3: 0, w4: 0, w5: 0)
 
-        /// Packs the pair, or returns `nil` when it is longer than ``maximumLength``.
+        /// Packs the pair, or returns `nil` when it is longer than ``maximumLength`` or the key
+        /// id holds a NUL byte.
         init?(keyID: UnsafeBufferPointer<UInt8>, nonce: UnsafeBufferPointer<UInt8>) {
             let length = keyID.count + 1 + nonce.count
-            guard length <= Self.maximumLength else { return nil }
+            guard length <= Self.maximumLength, !keyID.contains(0) else { return nil }
             var key = Key.empty
             withUnsafeMutableBytes(of: &key) { buffer in
                 let base = buffer.baseAddress!
@@ -47,6 +49,25 @@ struct ReplayTable: ~Copyable {
                 }
             }
             self = key
+        }
+
+        /// Calls `body` with the packed key id and nonce.
+        func withParts<R, E: Error>(
+            _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws(E) -> R
+        ) throws(E) -> R {
+            var copy = self
+            let result = withUnsafeBytes(of: &copy) { buffer in
+                let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+                let end = 1 + Int(bytes[0])
+                var separator = 1
+                while bytes[separator] != 0 { separator += 1 }
+                return Result { () throws(E) -> R in
+                    try body(
+                        UnsafeBufferPointer(rebasing: bytes[1..<separator]),
+                        UnsafeBufferPointer(rebasing: bytes[(separator + 1)..<end]))
+                }
+            }
+            return try result.get()
         }
 
         init(w0: UInt64, w1: UInt64, w2: UInt64, w3: UInt64, w4: UInt64, w5: UInt64) {
@@ -175,6 +196,14 @@ struct ReplayTable: ~Copyable {
         }
         long[key] = expiresAt
         return .fresh
+    }
+
+    /// The bytes a table for `capacity` takes at its largest: the index and two logs.
+    static func maximumMemory(forCapacity capacity: Int) -> Int {
+        var slots = 8
+        while slots < capacity * 2 { slots *= 2 }
+        let index = slots * (MemoryLayout<UInt16>.stride + MemoryLayout<UInt32>.stride)
+        return index + 2 * loadLimit(slots) * MemoryLayout<Entry>.stride
     }
 
     /// The log entries at which a table of `size` slots is swept: three quarters of its slots.

@@ -40,6 +40,10 @@ public struct SignatureVerificationError: Error, Sendable, CustomStringConvertib
         public static let replayedNonce = Code("replayed nonce")
         /// The replay guard is full of nonces that have not expired, so it cannot accept more.
         public static let replayGuardFull = Code("replay guard full")
+        /// The replay guard's store (Redis, a database) could not be asked, so the nonce could
+        /// not be checked; the request is refused rather than accepted unchecked. The message
+        /// names the store and what failed.
+        public static let replayStoreUnavailable = Code("replay store unavailable")
         /// OpenSSL failed while computing the MAC or digest.
         public static let cryptoFailure = Code("crypto failure")
 

@@ -22,7 +22,6 @@ extension SignatureVerifier {
         var signatureField: String?
         var digestField: String?
         var now: Date
-        var recordingNonce: Bool
         var baseOnly: ((UnsafeBufferPointer<UInt8>) -> Void)?
     }
 
@@ -36,7 +35,6 @@ extension SignatureVerifier {
     func pipeline(
         _ message: SignableMessage,
         now: Date,
-        recordingNonce: Bool,
         baseOnly: ((UnsafeBufferPointer<UInt8>) -> Void)?
     ) throws(SignatureVerificationError) -> Checked? {
         let fields = MessageText.signatureFields(in: message.headers)
@@ -45,7 +43,7 @@ extension SignatureVerifier {
         }
         let context = Context(
             inputField: inputField, signatureField: fields.signature, digestField: fields.digest,
-            now: now, recordingNonce: recordingNonce, baseOnly: baseOnly)
+            now: now, baseOnly: baseOnly)
         if let label = configuration.label, !labelBytes.isEmpty {
             let outcome = ByteText.withBytes(inputField) { input -> Result<Checked?, SignatureVerificationError>? in
                 guard hasLabelPrefix(input) else { return nil }
@@ -207,35 +205,30 @@ extension SignatureVerifier {
                 try checkDigest(digestField, body: message.body, label: label, keyID: keyID)
             }
             // A member read where it lies in the field (no normalised copy, so `components` is
-            // nil) keeps its unescaped nonce there, without a string of its own.
+            // nil) keeps its unescaped nonce there, without a string of its own; the replay guard
+            // gets it packed from the same bytes.
             let verified: VerifiedSignature
-            if let nonce = parameters.nonce, member.components == nil, !nonce.escaped {
+            var nonce: ReplayNonce?
+            if let range = parameters.nonce, !range.escaped {
+                let nonceBytes = UnsafeBufferPointer(rebasing: member.bytes[range.value])
+                nonce = keyTable.withUnsafeBufferPointer { table in
+                    ReplayNonce(keyID: UnsafeBufferPointer(rebasing: table[keyRanges[keyIndex].id]), nonce: nonceBytes)
+                }
+            }
+            if let range = parameters.nonce, member.components == nil, !range.escaped {
                 verified = VerifiedSignature(
                     label: label, keyID: keyID, module: keys[keyIndex].tag, created: parameters.created ?? 0,
-                    expires: parameters.expires, nonceInField: nonce.value, signatureInputField: context.inputField)
+                    expires: parameters.expires, nonceInField: range.value, signatureInputField: context.inputField)
             } else {
+                let nonceText = parameters.nonce.map { text(of: $0, in: member) }
+                if nonce == nil, let nonceText { nonce = ReplayNonce(keyID: keyID, nonce: nonceText) }
                 verified = VerifiedSignature(
                     label: label, keyID: keyID, module: keys[keyIndex].tag, created: parameters.created ?? 0,
-                    expires: parameters.expires, nonce: parameters.nonce.map { text(of: $0, in: member) },
-                    signatureInputField: context.inputField)
+                    expires: parameters.expires, nonce: nonceText, signatureInputField: context.inputField)
             }
-            let rememberUntil = acceptableUntil + 1
-            // Last, the nonce, recorded straight from the field's bytes when the guard is in memory.
-            var recorded: ReplayCheckResult?
-            if context.recordingNonce, let inMemoryGuard, let range = parameters.nonce, !range.escaped {
-                let packed = keyTable.withUnsafeBufferPointer { table in
-                    ReplayTable.Key(
-                        keyID: UnsafeBufferPointer(rebasing: table[keyRanges[keyIndex].id]),
-                        nonce: UnsafeBufferPointer(rebasing: member.bytes[range.value]))
-                }
-                if let packed {
-                    recorded = inMemoryGuard.record(
-                        packed, expiresAt: TimeInterval(rememberUntil), now: context.now.timeIntervalSince1970)
-                }
-            }
-            return Checked(
-                verified: verified, rememberUntil: Date(timeIntervalSince1970: TimeInterval(rememberUntil)),
-                recorded: recorded)
+            // The last second the signature is acceptable, plus the fraction `now` may be past it.
+            let rememberUntil = Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1))
+            return Checked(verified: verified, nonce: nonce, rememberUntil: rememberUntil)
         }
     }
 

@@ -33,6 +33,15 @@ public struct SignatureVerifier: Sendable {
         /// Size limits for parsing `Signature-Input`, `Signature` and `Content-Digest`.
         public var fieldLimits: SFParser.Limits
 
+        /// The longest a nonce is remembered after it is recorded: ``maximumAge`` plus
+        /// ``allowedClockSkew`` (a `created` up to the skew ahead is accepted for the maximum
+        /// age) plus the second `created` is rounded to; a signature with `expires` is
+        /// remembered only until `expires` plus the skew, when that is sooner. Size an
+        /// ``InMemoryReplayGuard`` with it.
+        public var replayWindow: Duration {
+            .seconds(maximumAge.components.seconds + allowedClockSkew.components.seconds + 1)
+        }
+
         /// Creates a configuration.
         public init(
             label: String? = "sig1",
@@ -61,8 +70,6 @@ public struct SignatureVerifier: Sendable {
     public let configuration: Configuration
     /// Where nonces are remembered.
     public let replayGuard: any ReplayGuard
-    /// The replay guard when it is the in-memory one, called without suspending.
-    let inMemoryGuard: InMemoryReplayGuard?
     let clock: @Sendable () -> Date
     /// The required components as ``SignatureInputReader/componentBit(_:)`` bits, when every
     /// one has a bit; else their serialisations, compared with the covered items.
@@ -104,7 +111,6 @@ public struct SignatureVerifier: Sendable {
         self.keyRing = keyRing
         self.configuration = configuration
         self.replayGuard = replayGuard
-        self.inMemoryGuard = replayGuard as? InMemoryReplayGuard
         self.clock = clock
         var bits: UInt32? = 0
         for component in configuration.requiredComponents {
@@ -135,7 +141,7 @@ public struct SignatureVerifier: Sendable {
     /// Verifies the message's signature and records its nonce.
     ///
     /// It runs on the caller's executor (no hop), so calling it from a server's request task
-    /// costs no context switch.
+    /// costs no context switch; with the in-memory guard nothing suspends.
     /// - Returns: What was verified: label, key, module, time, nonce.
     /// - Throws: ``SignatureVerificationError`` naming the failed check.
     nonisolated(nonsending)
@@ -143,31 +149,25 @@ public struct SignatureVerifier: Sendable {
     {
         let now = clock()
         let checked = try check(message, now: now)
-        // With the in-memory guard the check has already recorded the nonce from the field's
-        // bytes; only another guard needs it as text.
-        var result = checked.recorded
-        if result == nil, let nonce = checked.verified.nonce {
-            if let inMemoryGuard {
-                result = inMemoryGuard.record(
-                    nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
-            } else {
-                result = await replayGuard.checkAndRemember(
-                    nonce: nonce, keyID: checked.verified.keyID, expiresAt: checked.rememberUntil, now: now)
-            }
-        }
+        guard let nonce = checked.nonce else { return checked.verified }
+        let result = await replayGuard.checkAndRemember(nonce, expiresAt: checked.rememberUntil, now: now)
         switch result {
-        case nil, .fresh?:
-            break
-        case .replayed?:
+        case .fresh:
+            return checked.verified
+        case .replayed:
             throw SignatureVerificationError(
                 .replayedNonce, "the nonce was already used with this key; a request cannot be sent twice",
                 label: checked.verified.label, keyID: checked.verified.keyID)
-        case .capacityExceeded?:
+        case .capacityExceeded:
             throw SignatureVerificationError(
                 .replayGuardFull, "the replay guard is full of unexpired nonces and refuses new ones",
                 label: checked.verified.label, keyID: checked.verified.keyID)
+        case .storeUnavailable(let reason):
+            throw SignatureVerificationError(
+                .replayStoreUnavailable,
+                "the nonce could not be checked, so the request is refused: \(reason)",
+                label: checked.verified.label, keyID: checked.verified.keyID)
         }
-        return checked.verified
     }
 
     /// The signature base the verifier rebuilds for the message's signature (for debugging a
@@ -176,23 +176,23 @@ public struct SignatureVerifier: Sendable {
     ///   or a covered component cannot be evaluated.
     public func signatureBase(for message: SignableMessage) throws(SignatureVerificationError) -> SignatureBase {
         var bytes: [UInt8] = []
-        _ = try pipeline(message, now: clock(), recordingNonce: false, baseOnly: { bytes = Array($0) })
+        _ = try pipeline(message, now: clock(), baseOnly: { bytes = Array($0) })
         return SignatureBase(bytes: bytes)
     }
 
     /// What every check but the replay guard found.
     struct Checked {
         var verified: VerifiedSignature
+        /// The key id and nonce for the replay guard, when the signature has a nonce.
+        var nonce: ReplayNonce?
+        /// When the signature stops being acceptable: the nonce need not be remembered longer.
         var rememberUntil: Date
-        /// The in-memory replay guard's answer when the check already asked it (last, after
-        /// every other check passed).
-        var recorded: ReplayCheckResult? = nil
     }
 
-    /// Every check but the replay guard; with the in-memory guard, it also records the nonce.
+    /// Every check but the replay guard.
     func check(_ message: SignableMessage, now: Date) throws(SignatureVerificationError) -> Checked {
         // Without `baseOnly` the pipeline always returns a result.
-        try pipeline(message, now: now, recordingNonce: true, baseOnly: nil)!
+        try pipeline(message, now: now, baseOnly: nil)!
     }
 
     /// Whether `text` is a structured-field key: a lowercase letter or `*`, then lowercase

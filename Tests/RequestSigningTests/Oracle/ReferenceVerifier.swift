@@ -19,11 +19,13 @@ struct ReferenceVerifier {
         let (verified, rememberUntil) = try check(message, now: now)
         if let nonce = verified.nonce {
             let result = await replayGuard.checkAndRemember(
-                nonce: nonce, keyID: verified.keyID, expiresAt: rememberUntil, now: now)
+                ReplayNonce(keyID: verified.keyID, nonce: nonce), expiresAt: rememberUntil, now: now)
             switch result {
             case .fresh: break
             case .replayed: throw failure(.replayedNonce, "replayed", verified.label, verified.keyID)
             case .capacityExceeded: throw failure(.replayGuardFull, "full", verified.label, verified.keyID)
+            case .storeUnavailable(let reason):
+                throw failure(.replayStoreUnavailable, reason, verified.label, verified.keyID)
             }
         }
         return verified

@@ -1,0 +1,186 @@
+import EventLoops
+import Foundation
+import HTTPTypes
+import RedisClient
+import RedisStores
+import RedisTestSupport
+import RequestSigning
+import Testing
+
+/// The Redis replay guard against a real redis-server: one answer per nonce across replicas,
+/// keys that expire with the signature's window, and a verifier that fails closed while Redis is
+/// down and recovers when it is back.
+@Suite(.timeLimit(.minutes(1)))
+struct RedisReplayGuardTests {
+    /// The RFC 9421 test key `test-shared-secret` (appendix B.1.4).
+    static func key() throws -> SigningKey {
+        let secret = try #require(
+            Data(
+                base64Encoded:
+                    "uzvJfB4u3N0Jy4T7NZ75MDVcr8zSTInedJtkgcu46YW4XByzNJjxBdtjUkdJPBtbmHhIDi6pcl8jsasjlTMtDQ=="))
+        return try SigningKey(id: "test-shared-secret", tag: nil, secret: Array(secret))
+    }
+
+    /// A request as a replica receives it, freshly signed (a new nonce each time).
+    static func signedRequest() throws -> SignableMessage {
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://example.com/foo?param=Value&Pet=dog")!,
+            headers: ["Content-Type": "application/json"], body: Data("{\"hello\": \"world\"}".utf8))
+        let signed = try RequestSigner(key: try key()).sign(request)
+        var headers = HTTPHeaders([("Host", "example.com")])
+        headers.append(contentsOf: signed.headers)
+        return try SignableMessage(
+            method: "POST", scheme: "https", requestTarget: "/foo?param=Value&Pet=dog", headers: headers,
+            body: signed.body)
+    }
+
+    /// Runs `body` with a client of `server` on a loop of its own.
+    func withClient(_ server: RedisServer, _ body: (RedisClient) async throws -> Void) async throws {
+        var configuration = RedisConfiguration(endpoint: server.endpoint)
+        configuration.connectTimeout = .seconds(2)
+        configuration.commandTimeout = .seconds(5)
+        configuration.reconnectBackoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
+        let loops = try EventLoopGroup(loopCount: 1, name: "redis-stores-test")
+        let client = RedisClient(configuration: configuration, eventLoops: loops)
+        do {
+            try await body(client)
+        } catch {
+            await client.shutdown()
+            await loops.shutdown()
+            throw error
+        }
+        await client.shutdown()
+        await loops.shutdown()
+    }
+
+    @Test func aNonceIsFreshOnceAndKeysCannotBeConfused() async throws {
+        try await RedisServer.with { server in
+            try await withClient(server) { client in
+                let replayGuard = RedisReplayGuard(client: client)
+                let now = Date()
+                let expires = now.addingTimeInterval(60)
+                let first = ReplayNonce(keyID: "a:b", nonce: "c")
+                let second = ReplayNonce(keyID: "a", nonce: "b:c")
+                #expect(await replayGuard.checkAndRemember(first, expiresAt: expires, now: now) == .fresh)
+                #expect(await replayGuard.checkAndRemember(first, expiresAt: expires, now: now) == .replayed)
+                #expect(await replayGuard.checkAndRemember(second, expiresAt: expires, now: now) == .fresh)
+                #expect(await replayGuard.checkAndRemember(second, expiresAt: expires, now: now) == .replayed)
+                #expect(replayGuard.key(for: first) != replayGuard.key(for: second))
+                #expect(String(decoding: replayGuard.key(for: first), as: UTF8.self) == "swifty:replay:3:a:b:c")
+
+                // The key lives as long as the signature is acceptable, no longer.
+                let ttl = try await client.send(["PTTL", RedisArgument(bytes: replayGuard.key(for: first))])
+                let milliseconds = try #require(ttl.integerValue)
+                #expect(milliseconds > 0 && milliseconds <= 60_000)
+
+                // Another prefix is another set of replicas.
+                let other = RedisReplayGuard(client: client, keyPrefix: "other:")
+                #expect(await other.checkAndRemember(first, expiresAt: expires, now: now) == .fresh)
+            }
+        }
+    }
+
+    /// Two verifiers are two replicas: a signed request accepted by one is refused by the other.
+    @Test func twoReplicasSharingRedisRefuseEachOthersReplays() async throws {
+        try await RedisServer.with { server in
+            try await withClient(server) { first in
+                try await withClient(server) { second in
+                    let ring = try KeyRing([try Self.key()])
+                    let replicaA = SignatureVerifier(keyRing: ring, replayGuard: RedisReplayGuard(client: first))
+                    let replicaB = SignatureVerifier(keyRing: ring, replayGuard: RedisReplayGuard(client: second))
+                    let captured = try Self.signedRequest()
+                    let verified = try await replicaA.verify(captured)
+                    #expect(verified.keyID == "test-shared-secret")
+                    do {
+                        _ = try await replicaB.verify(captured)
+                        Issue.record("the other replica accepted a replay")
+                    } catch let error as SignatureVerificationError {
+                        #expect(error.code == .replayedNonce)
+                    }
+                    // Each replica accepts requests of its own.
+                    _ = try await replicaB.verify(try Self.signedRequest())
+                    _ = try await replicaA.verify(try Self.signedRequest())
+                }
+            }
+        }
+    }
+
+    @Test func nonceKeysExpireWithTheWindow() async throws {
+        try await RedisServer.with { server in
+            try await withClient(server) { client in
+                let replayGuard = RedisReplayGuard(client: client)
+                let nonce = ReplayNonce(keyID: "k", nonce: "short-lived")
+                let now = Date()
+                #expect(
+                    await replayGuard.checkAndRemember(nonce, expiresAt: now.addingTimeInterval(0.2), now: now)
+                        == .fresh)
+                #expect(try await client.send(["DBSIZE"]) == .integer(1))
+                // Redis drops the key itself once the window has passed (a bounded wait).
+                var left: Int64 = 1
+                for _ in 0..<100 where left != 0 {
+                    try await Task.sleep(for: .milliseconds(50))
+                    left = try #require(try await client.send(["DBSIZE"]).integerValue)
+                }
+                #expect(left == 0)
+                let later = Date()
+                #expect(
+                    await replayGuard.checkAndRemember(nonce, expiresAt: later.addingTimeInterval(60), now: later)
+                        == .fresh)
+                // A window already over still stores the key for a millisecond, never forever.
+                let stale = ReplayNonce(keyID: "k", nonce: "stale")
+                #expect(await replayGuard.checkAndRemember(stale, expiresAt: later, now: later) == .fresh)
+                let ttl = try #require(
+                    try await client.send(["PTTL", RedisArgument(bytes: replayGuard.key(for: stale))]).integerValue)
+                #expect(ttl <= 1)
+            }
+        }
+    }
+
+    /// Redis stopped: the verifier refuses with its own error naming the store; Redis back: the
+    /// same verifier and client accept again.
+    @Test func aStoppedRedisFailsClosedAndARestartedOneRecovers() async throws {
+        let server = try await RedisServer.start(stablePort: true)
+        do {
+            try await withClient(server) { client in
+                let verifier = SignatureVerifier(
+                    keyRing: try KeyRing([try Self.key()]), replayGuard: RedisReplayGuard(client: client))
+                _ = try await verifier.verify(try Self.signedRequest())
+
+                await server.kill()
+                let refused = try Self.signedRequest()
+                do {
+                    _ = try await verifier.verify(refused)
+                    Issue.record("a request was accepted while its nonce could not be checked")
+                } catch let error as SignatureVerificationError {
+                    #expect(error.code == .replayStoreUnavailable)
+                    #expect(error.message.contains("Redis replay store at \(server.endpoint)"), "\(error)")
+                }
+
+                try await server.restart()
+                var accepted: VerifiedSignature?
+                var lastError: SignatureVerificationError?
+                for _ in 0..<100 where accepted == nil {
+                    do {
+                        accepted = try await verifier.verify(try Self.signedRequest())
+                    } catch let error as SignatureVerificationError {
+                        lastError = error
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                }
+                #expect(accepted != nil, "still refused after the restart: \(String(describing: lastError))")
+                // The request refused while Redis was down was never recorded, and is accepted now.
+                _ = try await verifier.verify(refused)
+                do {
+                    _ = try await verifier.verify(refused)
+                    Issue.record("a replay was accepted after the restart")
+                } catch let error as SignatureVerificationError {
+                    #expect(error.code == .replayedNonce)
+                }
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}
