@@ -223,7 +223,7 @@ package.targets += [
         name: "SandboxUpstreams",
         dependencies: [
             "HTTPServer", "RequestSigning", "AppLogging", "ServiceCore", "HTTPTypes", "JSON", "UserModule",
-            "FeedModule", "PaymentModule", "AppLifecycle", "EventLoops", "RedisClient",
+            "FeedModule", "PaymentModule", "AppLifecycle", "EventLoops", "RedisClient", "RedisStores",
         ],
         path: "Apps/SandboxUpstreams"
     ),

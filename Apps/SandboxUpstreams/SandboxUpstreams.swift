@@ -2,6 +2,8 @@ import AppLogging
 import EventLoops
 public import Foundation
 import HTTPServer
+import RedisClient
+import RedisStores
 public import RequestSigning
 
 /// The user, feed and payment domain services of `docs/upstreams.md`, each on its own port,
@@ -107,7 +109,7 @@ public final class SandboxUpstreams: Sendable {
             let started = Result { () throws(SandboxError) -> HTTPServer in
                 let server = try makeServer(
                     service, key: keys[service], state: state, injector: injector, issuer: issuer,
-                    eventLoops: redis?.loops, metrics: metrics, configuration: configuration, clock: clock)
+                    redis: redis, metrics: metrics, configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try server.start()
                 } catch {
@@ -136,7 +138,8 @@ public final class SandboxUpstreams: Sendable {
                 }
                 try upstream.faults.validate()
                 let server = try makeScriptedServer(
-                    upstream, injector: injector, metrics: metrics, configuration: configuration, clock: clock)
+                    upstream, injector: injector, replayStore: redis?.client, metrics: metrics,
+                    configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try server.start()
                 } catch {
@@ -201,14 +204,15 @@ public final class SandboxUpstreams: Sendable {
     private static func makeScriptedServer(
         _ upstream: ScriptedUpstream,
         injector: FaultInjector,
+        replayStore: RedisClient?,
         metrics: SandboxMetrics,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> HTTPServer {
         try makeServer(
             name: upstream.module, service: nil, key: upstream.key, router: ScriptedRoutes.router(upstream.answers),
-            port: 0, maxBodyBytes: 1 << 20, injector: injector, eventLoops: nil, metrics: metrics,
-            configuration: configuration, clock: clock)
+            port: 0, maxBodyBytes: 1 << 20, injector: injector, eventLoops: nil, replayStore: replayStore,
+            metrics: metrics, configuration: configuration, clock: clock)
     }
 
     private static func makeServer(
@@ -217,7 +221,7 @@ public final class SandboxUpstreams: Sendable {
         state: SandboxState,
         injector: FaultInjector,
         issuer: TokenIssuer,
-        eventLoops: EventLoopGroup?,
+        redis: SandboxRedis?,
         metrics: SandboxMetrics,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
@@ -233,13 +237,14 @@ public final class SandboxUpstreams: Sendable {
             port: configuration.port(for: service),
             // Multipart posts may be 21 MiB; the routes apply the contract's limits below this.
             maxBodyBytes: service == .feed ? RequestBody.maximumMultipartBytes + 64 * 1024 : 1 << 20,
-            injector: injector, eventLoops: eventLoops, metrics: metrics, tokens: (issuer, service),
+            injector: injector, eventLoops: redis?.loops, replayStore: redis?.client, metrics: metrics,
+            tokens: (issuer, service),
             configuration: configuration, clock: clock)
     }
 
-    /// One upstream's server: its signature gate, faults, routes, limits and `/metrics`, on
-    /// `eventLoops` when given (else loops of its own). Errors name the service, or the module
-    /// of a scripted upstream.
+    /// One upstream's server: its signature gate (nonces in Redis through `replayStore` when
+    /// given), faults, routes, limits and `/metrics`, on `eventLoops` when given (else loops of
+    /// its own). Errors name the service, or the module of a scripted upstream.
     private static func makeServer(
         name: String,
         service: SandboxService?,
@@ -249,6 +254,7 @@ public final class SandboxUpstreams: Sendable {
         maxBodyBytes: Int,
         injector: FaultInjector,
         eventLoops: EventLoopGroup?,
+        replayStore: RedisClient?,
         metrics: SandboxMetrics,
         tokens: (issuer: TokenIssuer, service: SandboxService)? = nil,
         configuration: Configuration,
@@ -258,10 +264,21 @@ public final class SandboxUpstreams: Sendable {
             service.map { SandboxError(code, service: $0, message) }
                 ?? SandboxError(code, "the \(name) \(part): \(message)")
         }
+        // With Redis, every sandbox set sharing it refuses a nonce any of them saw; else each
+        // upstream remembers its own, sized from the expected rate.
+        let inMemoryGuard: InMemoryReplayGuard?
+        let replayGuard: any ReplayGuard
+        if let replayStore {
+            inMemoryGuard = nil
+            replayGuard = RedisReplayGuard(client: replayStore, keyPrefix: configuration.redisKeyPrefix + "replay:")
+        } else {
+            let inMemory = InMemoryReplayGuard(capacity: configuration.effectiveReplayCapacity)
+            inMemoryGuard = inMemory
+            replayGuard = inMemory
+        }
         let gate: SignatureGate
-        let replayGuard = InMemoryReplayGuard(capacity: configuration.replayCapacity)
         do {
-            gate = try SignatureGate(key: key, replayGuard: replayGuard, clock: clock)
+            gate = try SignatureGate(key: key, replayGuard: replayGuard, metrics: metrics, clock: clock)
         } catch {
             throw failure(.invalidKey, "key", error.message)
         }
@@ -269,7 +286,7 @@ public final class SandboxUpstreams: Sendable {
         logger[metadataKey: "upstream"] = .string(name)
         let handler = UpstreamHandler(
             name: name, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, router: router,
-            logger: logger, metrics: { metrics.text(upstream: name, replayGuard: replayGuard) }, tokens: tokens)
+            logger: logger, metrics: { metrics.text(upstream: name, replayGuard: inMemoryGuard) }, tokens: tokens)
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host, port: port, threadCount: configuration.threadCount, maxBodyBytes: maxBodyBytes)
         do {

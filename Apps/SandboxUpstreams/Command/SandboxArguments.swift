@@ -28,6 +28,9 @@ struct SandboxArguments: Equatable {
     var redisURL: String?
     /// The file holding the Redis password (`--redis-password-file`).
     var redisPasswordFile: String?
+    /// The signed requests per second each upstream's replay guard is sized for
+    /// (`--replay-rate`), or `nil` for the default.
+    var replayRate: Double?
     /// Whether `--help` was given.
     var showsHelp = false
 
@@ -55,9 +58,11 @@ struct SandboxArguments: Equatable {
                                 Process this fraction of requests, then reset the connection
                                 instead of answering (0-1): the effect stays, the answer is lost.
           --fault-seed N        Seed of the fault generators, to repeat a run's faults.
-          --replay-capacity N   Remember at most N signature nonces per upstream (1-100000000,
-                                default 100000); each is kept about 91 s, so sustained signed
-                                load above N / 91 requests/s per upstream is refused with 503.
+          --replay-rate N       Size each upstream's replay guard for N signed requests/s
+                                (1-1000000, default 5000): it holds up to 2 x N x 91 s nonces
+                                (each kept at most 91 s; about 240 bytes each when full) and
+                                refuses new signatures with 503 beyond that. Not used with --redis.
+          --replay-capacity N   Hold at most N nonces per upstream instead (1-100000000).
           --threads N           Network threads of each upstream (1-64; default 2, or 1 when
                                 the process may run on one CPU only, as under taskset -c 0).
           --redis URL           Keep the payment ledger (wallets, charges, refunds, idempotency
@@ -125,6 +130,12 @@ struct SandboxArguments: Equatable {
                     throw SandboxUsageError("--replay-capacity must be an integer from 1 to 100000000, got \"\(text)\"")
                 }
                 result.replayCapacity = capacity
+            case "--replay-rate":
+                let text = try value()
+                guard let rate = Int(text), (1...1_000_000).contains(rate) else {
+                    throw SandboxUsageError("--replay-rate must be an integer from 1 to 1000000, got \"\(text)\"")
+                }
+                result.replayRate = Double(rate)
             case "--threads":
                 let text = try value()
                 guard let count = Int(text), (1...64).contains(count) else {

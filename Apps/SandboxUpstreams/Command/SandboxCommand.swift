@@ -59,6 +59,7 @@ public enum SandboxCommand {
         for service in SandboxService.allCases { configuration.faults[service] = parsed.faults }
         if let seed = parsed.faultSeed { configuration.faultSeed = seed }
         if let capacity = parsed.replayCapacity { configuration.replayCapacity = capacity }
+        if let rate = parsed.replayRate { configuration.replayRequestsPerSecond = rate }
         if let threadCount = parsed.threadCount { configuration.threadCount = threadCount }
         if let url = parsed.redisURL {
             do {

@@ -6,17 +6,24 @@ final class SandboxMetrics: Sendable {
     /// Calls to Redis that failed (unreachable, timed out, an error reply), by the store that
     /// made them.
     private let ledgerRedisErrors = Atomic<Int>(0)
+    private let replayRedisErrors = Atomic<Int>(0)
 
     /// Counts a failed Redis call of the payment ledger.
     func countLedgerRedisError() {
         ledgerRedisErrors.wrappingAdd(1, ordering: .relaxed)
     }
 
+    /// Counts a signature refused because the replay store could not be asked.
+    func countReplayRedisError() {
+        replayRedisErrors.wrappingAdd(1, ordering: .relaxed)
+    }
+
     /// The payment ledger's failed Redis calls so far.
     var ledgerRedisErrorCount: Int { ledgerRedisErrors.load(ordering: .relaxed) }
 
     /// The Prometheus text (format 0.0.4) of one upstream's `GET /metrics`: its replay guard's
-    /// fill and capacity, and the sandbox's failed Redis calls.
+    /// fill and capacity (in-memory guards only), and the sandbox's failed Redis calls (of the
+    /// ledger, and of the replay guards, counted per refused signature).
     func text(upstream: String, replayGuard: InMemoryReplayGuard?) -> String {
         var text = ""
         func metric(_ name: String, _ type: String, _ help: String, _ labels: String, _ value: Int) {
@@ -37,6 +44,7 @@ final class SandboxMetrics: Sendable {
             "swifty_sandbox_redis_errors_total", "counter",
             "Failed calls to the sandbox's Redis (unreachable, timed out, error replies), by store.",
             "store=\"ledger\"", ledgerRedisErrorCount)
+        text += "swifty_sandbox_redis_errors_total{store=\"replay\"} \(replayRedisErrors.load(ordering: .relaxed))\n"
         return text
     }
 }

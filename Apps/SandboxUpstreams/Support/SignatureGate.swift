@@ -6,16 +6,30 @@ import ServiceCore
 /// Verifies the RFC 9421 signature of every request an upstream receives, with a key ring that
 /// holds only its module's key, and turns a failure into the contract's 401 problem.
 struct SignatureGate: Sendable {
-    /// The verifier: the module's key, the default required components (`@method`,
-    /// `@authority`, `@path`, `@query`, and `content-digest` for bodies), 300 s maximum age,
-    /// 30 s skew, nonces remembered.
+    /// The verifier's checks: the default required components (`@method`, `@authority`,
+    /// `@path`, `@query`, and `content-digest` for bodies), 30 s of clock skew, and a maximum
+    /// age of twice the skew, which is also how long the daemon's signatures live: a signer
+    /// whose clock is a skew behind still gets through, and the replay window (91 s) is as
+    /// short as that allows.
+    static let verifierConfiguration = SignatureVerifier.Configuration(
+        maximumAge: .seconds(60), allowedClockSkew: .seconds(30))
+
+    /// The verifier: the module's key, ``verifierConfiguration``, nonces remembered.
     let verifier: SignatureVerifier
+    /// Where failed checks of the replay store are counted.
+    let metrics: SandboxMetrics?
 
     /// Creates a gate for one module's key.
-    init(key: SigningKey, replayGuard: any ReplayGuard = InMemoryReplayGuard(), clock: @escaping @Sendable () -> Date)
-        throws(SigningError)
-    {
-        verifier = SignatureVerifier(keyRing: try KeyRing([key]), replayGuard: replayGuard, clock: clock)
+    init(
+        key: SigningKey,
+        replayGuard: any ReplayGuard = InMemoryReplayGuard(),
+        metrics: SandboxMetrics? = nil,
+        clock: @escaping @Sendable () -> Date
+    ) throws(SigningError) {
+        verifier = SignatureVerifier(
+            keyRing: try KeyRing([key]), configuration: Self.verifierConfiguration, replayGuard: replayGuard,
+            clock: clock)
+        self.metrics = metrics
     }
 
     /// The message as the verifier sees it: method, scheme `http`, the raw target, the `Host`
@@ -38,6 +52,7 @@ struct SignatureGate: Sendable {
             _ = try await verifier.verify(message)
             return nil
         } catch {
+            if error.code == .replayStoreUnavailable { metrics?.countReplayRedisError() }
             return Self.problem(for: error)
         }
     }

@@ -1,13 +1,15 @@
 import CurlTransport
 import EventLoops
 import Foundation
+import HTTPFramingCorpus
 import HTTPTypes
 import RedisClient
 import RedisTestSupport
 import RequestSigning
-import SandboxUpstreams
 import ServiceCore
 import Testing
+
+@testable import SandboxUpstreams
 
 /// Two sandbox sets sharing one Redis, as two replicas of a payment service would: signed
 /// charges spread over both, concurrent and with Redis stopped on the way.
@@ -61,15 +63,17 @@ struct SharedLedgerTests {
         var balance: Money
     }
 
-    /// Runs `body` with two sandbox sets sharing `server` (or a new Redis of the test's own).
+    /// Runs `body` with two sandbox sets sharing `server` (or a new Redis of the test's own);
+    /// `verifies: false` lets requests reach the ledger without the replay check.
     private func withPair(
-        server given: RedisServer? = nil, _ body: (Pair, RedisServer) async throws -> Void
+        server given: RedisServer? = nil, verifies: Bool = true, _ body: (Pair, RedisServer) async throws -> Void
     ) async throws {
         let server: RedisServer
         if let given { server = given } else { server = try await RedisServer.start() }
         var configuration = SandboxFixture.quietConfiguration()
         configuration.redis = testRedisConfiguration(server)
         configuration.redisKeyPrefix = "pair:"
+        configuration.verifiesSignatures = verifies
         let keys = try SandboxKeys.generate()
         var sandboxes: [SandboxUpstreams] = []
         let transport = CurlTransport()
@@ -195,18 +199,21 @@ struct SharedLedgerTests {
                 #expect(response.status == 201 || response.status == 503, "\(keys[index])")
                 if response.status == 201 { firstAnswers[keys[index]] = response.body }
                 if response.status == 503 {
-                    #expect(problem(of: response)?.code == "store_unavailable")
-                    #expect(problem(of: response)?.detail?.contains("Redis at 127.0.0.1:") == true)
+                    // Refused by the signature's replay check or by the ledger: both name the store.
+                    let refusal = problem(of: response)
+                    #expect(["replay_store_unavailable", "store_unavailable"].contains(refusal?.code ?? ""))
+                    #expect(refusal?.detail?.contains("Redis") == true)
+                    #expect(refusal?.detail?.contains("127.0.0.1:\(server.port ?? 0)") == true)
                     #expect(response.headers["Retry-After"] != nil)
                 }
             }
             // Redis is down now: every charge is refused.
             let down = try await pair.charge(on: 0, key: keys[0], amount: amounts[0])
             #expect(down.status == 503)
-            #expect(problem(of: down)?.code == "store_unavailable")
+            #expect(problem(of: down)?.code == "replay_store_unavailable")
             let read = try await pair.send(.get, "/v1/wallets/carol", on: 1)
             #expect(read.status == 503)
-            #expect(problem(of: read)?.code == "store_unavailable")
+            #expect(problem(of: read)?.code == "replay_store_unavailable")
             try await server.restart()
             // Every key again, on the other set, until it succeeds (bounded).
             for index in 0..<30 {
@@ -231,9 +238,9 @@ struct SharedLedgerTests {
                     url: try #require(URL(string: pair.sandboxes[0].baseURLString(for: .payment) + "/metrics"))))
             #expect(metrics.status == 200)
             let text = String(decoding: metrics.body, as: UTF8.self)
-            let line = try #require(
-                text.split(separator: "\n").first { $0.hasPrefix("swifty_sandbox_redis_errors_total") })
-            #expect((Int(line.split(separator: " ").last ?? "") ?? 0) > 0)
+            let errors = text.split(separator: "\n").filter { $0.hasPrefix("swifty_sandbox_redis_errors_total{") }
+            #expect(errors.count == 2)
+            #expect(errors.map { Int($0.split(separator: " ").last ?? "") ?? 0 }.reduce(0, +) > 0)
         }
     }
 
@@ -253,6 +260,60 @@ struct SharedLedgerTests {
             let again = try await pair.charge(on: 1, key: "after-flush", amount: 300)
             #expect(again.status == 201)
             #expect(try await pair.balance("carol") == 25_000 - 300)
+        }
+    }
+
+    /// The ledger fails closed on its own: with no replay check in front, a stopped Redis is
+    /// answered 503 `store_unavailable` naming it, reads too, and charges work again once it is
+    /// back.
+    @Test func theLedgerAnswersStoreUnavailable() async throws {
+        let server = try await RedisServer.start(stablePort: true, arguments: ["--appendonly", "yes"])
+        try await withPair(server: server, verifies: false) { pair, server in
+            let first = try await pair.charge(on: 0, key: "ledger-1", amount: 40)
+            #expect(first.status == 201)
+            await server.kill()
+            for response in [
+                try await pair.charge(on: 1, key: "ledger-2", amount: 50),
+                try await pair.charge(on: 0, key: "ledger-1", amount: 40),
+                try await pair.send(.get, "/v1/wallets/carol", on: 1),
+                try await pair.send(.get, "/v1/charges/ch_1", on: 0),
+            ] {
+                #expect(response.status == 503)
+                #expect(problem(of: response)?.code == "store_unavailable")
+                #expect(problem(of: response)?.detail?.contains("Redis at 127.0.0.1:\(server.port ?? 0)") == true)
+                #expect(response.headers["Retry-After"] == "1")
+            }
+            try await server.restart()
+            var again = try await pair.charge(on: 1, key: "ledger-2", amount: 50)
+            for _ in 0..<100 where again.status == 503 {
+                try await Task.sleep(for: .milliseconds(100))
+                again = try await pair.charge(on: 1, key: "ledger-2", amount: 50)
+            }
+            #expect(again.status == 201)
+            let replayed = try await pair.charge(on: 1, key: "ledger-1", amount: 40)
+            #expect(replayed.body == first.body)
+            #expect(try await pair.balance("carol") == 25_000 - 90)
+        }
+    }
+
+    /// Nonces live in the shared Redis: a signed request one set accepted is refused by the
+    /// other as replayed (the capture is sent with the first set's `Host`, as it was signed).
+    @Test func aNonceOneSetAcceptedIsRefusedByTheOther() async throws {
+        try await withPair { pair, _ in
+            let first = try #require(URL(string: pair.sandboxes[0].baseURLString(for: .payment)))
+            let signed = try RequestSigner(key: pair.sandboxes[0].keys.payment.signingKey).sign(
+                HTTPRequest(method: .get, url: first.appendingPathComponent("v1/wallets/alice")))
+            var text = "GET /v1/wallets/alice HTTP/1.1\r\nHost: \(first.host ?? ""):\(first.port ?? 0)\r\n"
+            for field in signed.headers.fields { text += "\(field.name): \(field.value)\r\n" }
+            text += "Connection: close\r\n\r\n"
+            let original = try RawConnection(port: pair.sandboxes[0].port(for: .payment))
+            try original.send(text)
+            #expect(try original.readResponse().status == 200)
+            let replay = try RawConnection(port: pair.sandboxes[1].port(for: .payment))
+            try replay.send(text)
+            let refused = try replay.readResponse()
+            #expect(refused.status == 401)
+            #expect(refused.bodyText.contains("\"signature_replayed\""), "\(refused.bodyText)")
         }
     }
 }
