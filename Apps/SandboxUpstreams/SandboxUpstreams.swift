@@ -7,8 +7,10 @@ import RedisStores
 public import RequestSigning
 
 /// The user, feed and payment domain services of `docs/upstreams.md`, each on its own port,
-/// sharing one seeded in-memory state, and a ``ScriptedUpstream`` for any other module: what
-/// the daemon calls in sandbox mode and what tests run against.
+/// sharing one seeded state, and a ``ScriptedUpstream`` for any other module: what the daemon
+/// calls in sandbox mode and what tests run against. The state is in memory unless
+/// ``Configuration/redis`` names a Redis, which then holds the payment ledger and the signature
+/// nonces for every sandbox set that uses it.
 ///
 /// Every request must carry an RFC 9421 signature made with that upstream's module key
 /// (``SandboxKeys``); anything else gets 401 with a problem naming the failed check.
