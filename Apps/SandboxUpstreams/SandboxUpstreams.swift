@@ -266,21 +266,21 @@ public final class SandboxUpstreams: Sendable {
             service.map { SandboxError(code, service: $0, message) }
                 ?? SandboxError(code, "the \(name) \(part): \(message)")
         }
-        // With Redis, every sandbox set sharing it refuses a nonce any of them saw; else each
-        // upstream remembers its own, sized from the expected rate.
-        let inMemoryGuard: InMemoryReplayGuard?
-        let replayGuard: any ReplayGuard
-        if let replayStore {
-            inMemoryGuard = nil
-            replayGuard = RedisReplayGuard(client: replayStore, keyPrefix: configuration.redisKeyPrefix + "replay:")
-        } else {
-            let inMemory = InMemoryReplayGuard(capacity: configuration.effectiveReplayCapacity)
-            inMemoryGuard = inMemory
-            replayGuard = inMemory
-        }
+        // With Redis, every sandbox set sharing it refuses a nonce any of them saw, and the
+        // upstream's own guard checks reads only while Redis cannot be asked; else each upstream
+        // remembers its own, sized from the expected rate.
+        let inMemoryGuard = InMemoryReplayGuard(capacity: configuration.effectiveReplayCapacity)
         let gate: SignatureGate
         do {
-            gate = try SignatureGate(key: key, replayGuard: replayGuard, metrics: metrics, clock: clock)
+            if let replayStore {
+                gate = try SignatureGate(
+                    key: key,
+                    replayGuard: RedisReplayGuard(
+                        client: replayStore, keyPrefix: configuration.redisKeyPrefix + "replay:"),
+                    outageGuard: inMemoryGuard, metrics: metrics, clock: clock)
+            } else {
+                gate = try SignatureGate(key: key, replayGuard: inMemoryGuard, metrics: metrics, clock: clock)
+            }
         } catch {
             throw failure(.invalidKey, "key", error.message)
         }

@@ -13,7 +13,7 @@ final class SandboxMetrics: Sendable {
         ledgerRedisErrors.wrappingAdd(1, ordering: .relaxed)
     }
 
-    /// Counts a signature refused because the replay store could not be asked.
+    /// Counts a signature the replay store could not check.
     func countReplayRedisError() {
         replayRedisErrors.wrappingAdd(1, ordering: .relaxed)
     }
@@ -22,8 +22,9 @@ final class SandboxMetrics: Sendable {
     var ledgerRedisErrorCount: Int { ledgerRedisErrors.load(ordering: .relaxed) }
 
     /// The Prometheus text (format 0.0.4) of one upstream's `GET /metrics`: its replay guard's
-    /// fill and capacity (in-memory guards only), and the sandbox's failed Redis calls (of the
-    /// ledger, and of the replay guards, counted per refused signature).
+    /// fill and capacity (with Redis, the guard that checks reads during an outage), and the
+    /// sandbox's failed Redis calls (of the ledger, and of the replay guards, counted per
+    /// signature the shared store could not check).
     func text(upstream: String, replayGuard: InMemoryReplayGuard?) -> String {
         var text = ""
         func metric(_ name: String, _ type: String, _ help: String, _ labels: String, _ value: Int) {

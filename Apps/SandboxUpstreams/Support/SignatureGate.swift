@@ -16,19 +16,32 @@ struct SignatureGate: Sendable {
 
     /// The verifier: the module's key, ``verifierConfiguration``, nonces remembered.
     let verifier: SignatureVerifier
+    /// The same checks with this upstream's own nonces, for reads (`GET`, `HEAD`) while the
+    /// shared replay store cannot be asked; `nil` when there is no shared store.
+    let outageVerifier: SignatureVerifier?
     /// Where failed checks of the replay store are counted.
     let metrics: SandboxMetrics?
 
     /// Creates a gate for one module's key.
+    /// - Parameters:
+    ///   - replayGuard: Where nonces are remembered.
+    ///   - outageGuard: For a shared `replayGuard` (Redis), the upstream's own guard that reads
+    ///     are checked against while the shared one cannot be asked, so reads go on during an
+    ///     outage; writes are refused then (503 `replay_store_unavailable`).
     init(
         key: SigningKey,
         replayGuard: any ReplayGuard = InMemoryReplayGuard(),
+        outageGuard: InMemoryReplayGuard? = nil,
         metrics: SandboxMetrics? = nil,
         clock: @escaping @Sendable () -> Date
     ) throws(SigningError) {
+        let keyRing = try KeyRing([key])
         verifier = SignatureVerifier(
-            keyRing: try KeyRing([key]), configuration: Self.verifierConfiguration, replayGuard: replayGuard,
-            clock: clock)
+            keyRing: keyRing, configuration: Self.verifierConfiguration, replayGuard: replayGuard, clock: clock)
+        outageVerifier = outageGuard.map {
+            SignatureVerifier(
+                keyRing: keyRing, configuration: Self.verifierConfiguration, replayGuard: $0, clock: clock)
+        }
         self.metrics = metrics
     }
 
@@ -52,8 +65,18 @@ struct SignatureGate: Sendable {
             _ = try await verifier.verify(message)
             return nil
         } catch {
-            if error.code == .replayStoreUnavailable { metrics?.countReplayRedisError() }
-            return Self.problem(for: error)
+            guard error.code == .replayStoreUnavailable else { return Self.problem(for: error) }
+            metrics?.countReplayRedisError()
+            // A replayed read changes nothing; a replayed write could, so writes fail closed.
+            guard let outageVerifier, request.method == "GET" || request.method == "HEAD" else {
+                return Self.problem(for: error)
+            }
+            do {
+                _ = try await outageVerifier.verify(message)
+                return nil
+            } catch {
+                return Self.problem(for: error)
+            }
         }
     }
 

@@ -209,4 +209,35 @@ struct LedgerRulesTests {
             }
         }
     }
+
+    /// A key whose first request still holds the lock (here a lock taken by hand, as a holder
+    /// on another set would) is answered `keyInUse` after the bounded wait; once the lock is
+    /// gone the request runs.
+    @Test func aHeldKeyIsInUse() async throws {
+        try await RedisServer.with { server in
+            let loops = try EventLoopGroup(loopCount: 1, name: "ledger")
+            let client = RedisClient(configuration: testRedisConfiguration(server), eventLoops: loops)
+            let ledger = RedisPaymentLedger(client: client, keyPrefix: "held:", metrics: SandboxMetrics())
+            do {
+                try await ledger.seed()
+                let lock = RedisArgument("held:idempotency-lock:s\u{0}k")
+                _ = try await client.send(["SET", lock, "another-holder", "PX", "60000"])
+                let order = LedgerOrder.charge(
+                    ChargeOrder(payer: "alice", payee: "bob", amountMinor: 10, currency: "EUR", memo: nil))
+                let request = IdempotentRequest(scope: "s", key: "k", fingerprint: [1], order: .success(order))
+                let answer = StoredAnswer(status: 201, headers: [:], body: Data("made".utf8))
+                #expect(try await ledger.perform(request, now: Date()) { _ in answer } == .keyInUse)
+                #expect(try await ledger.wallet("alice")?.balanceMinor == 100_000)
+                _ = try await client.send(["DEL", lock])
+                #expect(try await ledger.perform(request, now: Date()) { _ in answer } == .performed(answer))
+                #expect(try await ledger.wallet("alice")?.balanceMinor == 100_000 - 10)
+            } catch {
+                await client.shutdown()
+                await loops.shutdown()
+                throw error
+            }
+            await client.shutdown()
+            await loops.shutdown()
+        }
+    }
 }
