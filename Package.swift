@@ -247,6 +247,7 @@ package.targets += [
         dependencies: [
             "AppLogging", "ServiceCore", "HTTPTypes", "EventLoops", "JSON", "HTTPServer", "RequestSigning",
             "CurlTransport", "HTTP1Transport", "URLSessionTransport", "SandboxUpstreams", "AppLifecycle",
+            "RedisClient",
         ] + featureModules.map { .target(name: $0) },
         path: "Apps/SwiftyDaemon",
         // The app API's OpenAPI document, compiled in so that the admin server serves it from any install.
@@ -258,7 +259,7 @@ package.targets += [
         dependencies: [
             "SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning",
             "URLSessionTransport", "ServiceCore", "HTTPTypes", "CurlTransport", "AppLogging", "AppLifecycle",
-            "EventLoops", "HTTPFramingCorpus",
+            "EventLoops", "HTTPFramingCorpus", "RedisClient", "RedisTestSupport",
         ],
         path: "Tests/SwiftyDaemonTests"
     ),

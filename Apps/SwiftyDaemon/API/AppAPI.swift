@@ -23,17 +23,19 @@ struct AppAPI: Sendable {
     ///   - tokenTTL: How long an active token is trusted without asking again, in seconds.
     ///   - rateLimiter: Counts requests against the rate limits; `nil` for none.
     ///   - trustedProxies: The proxies whose forwarding fields give the client's address.
+    ///   - metrics: Where token-cache hits and misses are counted; nowhere when `nil`.
     /// - Throws: ``ConfigurationProblems`` when a routed module cannot be bound.
     init(
         modules: ModuleClientFactory, tokenCache: any TokenCache, tokenTTL: TimeInterval,
-        rateLimiter: RateLimiter? = nil, trustedProxies: Set<String> = []
+        rateLimiter: RateLimiter? = nil, trustedProxies: Set<String> = [], metrics: Metrics? = nil
     ) throws {
         self.rateLimiter = rateLimiter
         self.trustedProxies = trustedProxies
         authenticator = Authenticator(
             users: UserClient(try modules.client(UserService.self, Self.authenticationModule.name)),
             cache: tokenCache,
-            ttl: tokenTTL
+            ttl: tokenTTL,
+            metrics: metrics
         )
         groups = try FeatureModuleRegistry.routeGroups.map { group in
             try group.init(clients: RouteGroupClients(for: group, factory: modules))

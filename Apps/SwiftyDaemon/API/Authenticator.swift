@@ -14,6 +14,12 @@ struct Authenticator: Sendable {
     let ttl: TimeInterval
     /// The introspection calls in flight, by token.
     let flights = IntrospectionFlights()
+    /// Counts cache hits and misses (`swiftyd_token_cache_lookups_total`); none when `nil`.
+    var metrics: Metrics? = nil
+
+    // Built once: a label array per request would be an allocation per request.
+    private static let hitLabels = ["hit"]
+    private static let missLabels = ["miss"]
 
     /// The authenticated user's id, or the problem to answer.
     func authenticate(_ request: ServerRequest) async -> Result<String, AppProblemResponse> {
@@ -25,7 +31,9 @@ struct Authenticator: Sendable {
                 .unauthorized("The Authorization header must be \"Bearer <token>\".", error: "invalid_request"))
         }
         let now = Date()
-        if let cached = await cache.lookup(token, now: now) {
+        let cached = await cache.lookup(token, now: now)
+        metrics?.tokenCacheLookups.increment(cached == nil ? Self.missLabels : Self.hitLabels)
+        if let cached {
             guard let user = cached.userID else {
                 return .failure(.unauthorized("The bearer token is not active.", error: "invalid_token"))
             }

@@ -61,6 +61,7 @@ enum ConfigurationCheck {
         where !(rate >= 0 && rate <= 1) {
             problems.append("sandbox.\(name) \(rate) is not 0-1")
         }
+        problems += configuration.sharedState.problems(environment: environment)
         let known = Set(FeatureModuleRegistry.modules.map { $0.name })
         for name in configuration.modules.keys.sorted() where !known.contains(name) {
             problems.append(

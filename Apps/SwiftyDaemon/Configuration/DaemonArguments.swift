@@ -57,7 +57,9 @@ public struct DaemonArguments: Sendable, Equatable {
 
         environment (between the file and the flags): SWIFTY_CONFIG, SWIFTY_MODE, SWIFTY_HOST,
         SWIFTY_PORT, SWIFTY_ADMIN_PORT, SWIFTY_LOG_LEVEL, SWIFTY_LOG_FORMAT, SWIFTY_DRAIN_SECONDS,
-        SWIFTY_REQUEST_DEADLINE_MS, SWIFTY_MAX_IN_FLIGHT, and per module SWIFTY_<NAME>_BASE_URL,
+        SWIFTY_REQUEST_DEADLINE_MS, SWIFTY_MAX_IN_FLIGHT, the shared state's SWIFTY_STATE_STORE
+        (memory or redis), SWIFTY_REDIS_URL, SWIFTY_REDIS_USERNAME, SWIFTY_REDIS_PASSWORD_FILE,
+        SWIFTY_REDIS_COMMAND_TIMEOUT_MS, SWIFTY_REDIS_KEY_PREFIX, and per module SWIFTY_<NAME>_BASE_URL,
         _KEY_ID, _KEY_FILE, _TRANSPORT, _TIMEOUT_MS and the resilience fields (_RETRY_ATTEMPTS,
         _BREAKER_OPEN_MS, ...) (NAME is the module's name without "Module", upper-cased: USER,
         FEED, PAYMENT).

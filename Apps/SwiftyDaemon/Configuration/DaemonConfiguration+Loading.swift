@@ -133,6 +133,7 @@ extension DaemonConfiguration {
             }
             drainDelaySeconds = value
         }
+        try sharedState.apply(environment: environment)
         for module in FeatureModuleRegistry.modules.map({ $0.name }) {
             let prefix = Self.environmentPrefix(module: module)
             var settings = modules[module] ?? ModuleSettings()

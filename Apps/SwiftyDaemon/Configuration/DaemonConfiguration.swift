@@ -210,6 +210,9 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
     public var modules: [String: ModuleSettings] = [:]
     /// The app routes' rate limits (``RateLimitSettings``); payments per user by default.
     var rateLimits = RateLimitSettings()
+    /// Where the token cache and the rate limits live: this process's memory or a Redis shared
+    /// by several daemons (``SharedStateSettings``).
+    public var sharedState = SharedStateSettings()
 
     /// Creates the defaults.
     public init() {}
@@ -220,6 +223,7 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         case tokenCacheSeconds, trustedProxies
         case requestDeadlineMilliseconds, maxInFlight
         case logging, sandbox, modules, rateLimits
+        case sharedState
     }
 
     /// Decodes a configuration file: absent fields keep their defaults; unknown fields are
@@ -252,6 +256,8 @@ public struct DaemonConfiguration: Sendable, Equatable, Codable {
         sandbox = try container.decodeIfPresent(Sandbox.self, forKey: .sandbox) ?? defaults.sandbox
         modules = try container.decodeIfPresent([String: ModuleSettings].self, forKey: .modules) ?? [:]
         rateLimits = try container.decodeIfPresent(RateLimitSettings.self, forKey: .rateLimits) ?? defaults.rateLimits
+        sharedState =
+            try container.decodeIfPresent(SharedStateSettings.self, forKey: .sharedState) ?? defaults.sharedState
     }
 }
 

@@ -17,8 +17,9 @@ import UserModule
 ///
 /// ``start(configuration:environment:logger:overrides:)`` is the composition root: it builds the
 /// long-running parts and starts them in a ``ServiceGroup``, in this order: the admin server,
-/// the sandbox upstreams (sandbox mode), the event loops, the upstream transports, the app
-/// server, and last the readiness flag. The app server and the transports share one
+/// the sandbox upstreams (sandbox mode), the event loops, the upstream transports, the shared
+/// state (``SharedStateStores``: the Redis client, when configured), the app server, and last the
+/// readiness flag. The app server and the transports share one
 /// `EventLoopGroup`, so a handler's upstream call runs on the handler's own thread. ``drain()`` shuts them down in reverse order within `drainSeconds`.
 public final class Daemon: Sendable {
     /// The configuration the daemon runs with.
@@ -129,14 +130,18 @@ public final class Daemon: Sendable {
                 overrides: overrides,
                 credentials: try CredentialMiddlewares(configuration: configuration, environment: environment)
             )
+            let shared = try SharedStateStores(
+                configuration: configuration, environment: environment, eventLoops: eventLoops, metrics: metrics,
+                logger: logger, tokenCacheOverride: overrides.tokenCache)
+            try await services.start(shared)
             let api = try AppAPI(
                 modules: modules,
-                tokenCache: overrides.tokenCache ?? InMemoryTokenCache(),
+                tokenCache: shared.tokenCache,
                 tokenTTL: configuration.tokenCacheSeconds,
                 rateLimiter: RateLimiter(
-                    settings: configuration.rateLimits,
-                    store: InMemoryRateLimitStore(capacity: configuration.rateLimits.storeCapacity)),
-                trustedProxies: Set(configuration.trustedProxies)
+                    settings: configuration.rateLimits, store: shared.rateLimitStore, health: shared.rateLimitHealth),
+                trustedProxies: Set(configuration.trustedProxies),
+                metrics: metrics
             )
             var accessLog = Logger(label: "swiftyd.access")
             accessLog.logLevel = logger.logLevel

@@ -71,6 +71,14 @@ public final class Metrics: Sendable {
         labels: []
     )
 
+    /// Bearer-token cache lookups by result: `hit` or `miss` (a store that cannot be reached
+    /// answers a miss).
+    public let tokenCacheLookups = CounterFamily(
+        name: "swiftyd_token_cache_lookups_total",
+        help: "Bearer-token cache lookups by result (hit or miss).",
+        labels: ["result"]
+    )
+
     /// App API requests being handled now.
     public let inFlight = Atomic<Int>(0)
 
@@ -79,6 +87,8 @@ public final class Metrics: Sendable {
     private let fallbackSources = Mutex<[(transport: String, read: @Sendable () -> [(reason: String, count: Int)])]>([])
     /// Each module's breakers and bulkhead, read when the metrics are rendered.
     private let resilienceSources = Mutex<[(module: String, read: @Sendable () -> ResilienceGauges)]>([])
+    /// The shared-state stores' health (rate limits, token cache), read when rendered.
+    private let sharedStateSources = Mutex<[SharedStateHealth]>([])
 
     /// Creates empty metrics.
     public init() {}
@@ -99,7 +109,31 @@ public final class Metrics: Sendable {
         shed.render(into: &text)
         renderFallbacks(into: &text)
         renderResilience(into: &text)
+        tokenCacheLookups.render(into: &text)
+        renderSharedState(into: &text)
         return text
+    }
+
+    /// Shows a shared-state store's failed calls as `swiftyd_shared_state_errors_total{store}` and
+    /// whether its last call answered as `swiftyd_shared_state_available{store}` (1 or 0).
+    func addSharedState(_ health: SharedStateHealth) {
+        sharedStateSources.withLock { $0.append(health) }
+    }
+
+    private func renderSharedState(into text: inout String) {
+        let sources = sharedStateSources.withLock { $0 }.sorted { $0.store < $1.store }
+        let errors = "swiftyd_shared_state_errors_total"
+        text += "# HELP \(errors) Failed calls to a shared-state store; the request went on without it.\n"
+        text += "# TYPE \(errors) counter\n"
+        for health in sources {
+            text += errors + PrometheusText.labels(["store"], [health.store]) + " \(health.errorCount)\n"
+        }
+        let available = "swiftyd_shared_state_available"
+        text += "# HELP \(available) Whether a shared-state store's last call answered (1) or failed (0).\n"
+        text += "# TYPE \(available) gauge\n"
+        for health in sources {
+            text += available + PrometheusText.labels(["store"], [health.store]) + " \(health.isAvailable ? 1 : 0)\n"
+        }
     }
 
     /// Shows a module's breakers as `swiftyd_upstream_circuit_state{module,host}` (0 closed,

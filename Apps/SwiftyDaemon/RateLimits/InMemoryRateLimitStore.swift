@@ -2,7 +2,8 @@ import ServiceCore
 import Synchronization
 
 /// A ``RateLimitStore`` in this process's memory: the generic cell rate algorithm (GCRA), one
-/// "theoretical arrival time" per key, in shards each behind its own lock.
+/// "theoretical arrival time" per key, in shards each behind its own lock. It is the reference
+/// ``RedisRateLimitStore`` is tested against; the step is written out there.
 ///
 /// Memory is bounded: a key whose allowance is whole again holds no information and is dropped
 /// when its shard is swept; a shard still full after a sweep admits new keys without recording

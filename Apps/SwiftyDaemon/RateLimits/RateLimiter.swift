@@ -1,12 +1,11 @@
 import HTTPTypes
-import Synchronization
 
 /// Applies ``RateLimitSettings`` to app requests through a ``RateLimitStore`` and says what to
 /// answer: the IETF draft's `RateLimit-Policy` and `RateLimit` fields on every limited answer,
 /// and a 429 problem with `Retry-After` when the allowance is used up.
 ///
-/// A store that cannot be reached lets the request through (counted in ``storeFailures``):
-/// limits protect the service, and an outage of their store must not stop it.
+/// A store that cannot be reached lets the request through (counted and logged once per outage by
+/// ``health``): limits protect the service, and an outage of their store must not stop it.
 final class RateLimiter: Sendable {
     /// The outcome of one check.
     enum Verdict: Sendable {
@@ -18,15 +17,20 @@ final class RateLimiter: Sendable {
 
     let settings: RateLimitSettings
     let store: any RateLimitStore
-    private let failures = Atomic<Int>(0)
+    /// Counts the store's failures for `/metrics` and logs its outages.
+    let health: SharedStateHealth
 
-    init(settings: RateLimitSettings, store: any RateLimitStore) {
+    init(
+        settings: RateLimitSettings, store: any RateLimitStore,
+        health: SharedStateHealth = SharedStateHealth(store: "rate_limits")
+    ) {
         self.settings = settings
         self.store = store
+        self.health = health
     }
 
     /// Store errors that let a request through.
-    var storeFailures: Int { failures.load(ordering: .relaxed) }
+    var storeFailures: Int { health.errorCount }
 
     /// Whether `routeClass` has any limit (the checks are skipped otherwise).
     func limits(_ routeClass: RouteClass) -> Bool {
@@ -49,8 +53,9 @@ final class RateLimiter: Sendable {
         let decision: RateLimitDecision
         do {
             decision = try await store.acquire(key, policy: policy)
+            health.recordSuccess()
         } catch {
-            failures.add(1, ordering: .relaxed)
+            health.recordFailure(error)
             return .allowed(fields: [])
         }
         let fields = [("RateLimit-Policy", policy.policyField), ("RateLimit", decision.field(for: policy))]
