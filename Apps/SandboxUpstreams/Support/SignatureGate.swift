@@ -16,7 +16,7 @@ struct SignatureGate: Sendable {
 
     /// The verifier: the module's key, ``verifierConfiguration``, nonces remembered.
     let verifier: SignatureVerifier
-    /// The same checks with this upstream's own nonces, for reads (`GET`, `HEAD`) while the
+    /// The same checks with this upstream's own nonces, for reads (``isRead(_:)``) while the
     /// shared replay store cannot be asked; `nil` when there is no shared store.
     let outageVerifier: SignatureVerifier?
     /// Where failed checks of the replay store are counted.
@@ -68,7 +68,7 @@ struct SignatureGate: Sendable {
             guard error.code == .replayStoreUnavailable else { return Self.problem(for: error) }
             metrics?.countReplayRedisError()
             // A replayed read changes nothing; a replayed write could, so writes fail closed.
-            guard let outageVerifier, request.method == "GET" || request.method == "HEAD" else {
+            guard let outageVerifier, Self.isRead(request) else {
                 return Self.problem(for: error)
             }
             do {
@@ -78,6 +78,14 @@ struct SignatureGate: Sendable {
                 return Self.problem(for: error)
             }
         }
+    }
+
+    /// Whether a request only reads: `GET`, `HEAD`, and token introspection (`POST
+    /// /v1/sessions/introspect`, the contract's one read sent as a POST, which the daemon sends
+    /// for every request while its token cache is out).
+    static func isRead(_ request: ServerRequest) -> Bool {
+        request.method == "GET" || request.method == "HEAD"
+            || (request.method == "POST" && request.path == "/v1/sessions/introspect")
     }
 
     /// The problem for a verifier failure (`docs/upstreams.md` section 1.3); the detail is the

@@ -18,13 +18,15 @@ struct OutageReadsTests {
         }
     }
 
-    private func request(_ method: HTTPMethod, _ key: SigningKey) throws -> ServerRequest {
+    private func request(_ method: HTTPMethod, _ key: SigningKey, path: String = "/v1/charges") throws
+        -> ServerRequest
+    {
         let body = method == .post ? Data("{}".utf8) : nil
         let signed = try RequestSigner(key: key).sign(
-            HTTPRequest(method: method, url: URL(string: "http://127.0.0.1:8080/v1/charges")!, body: body))
+            HTTPRequest(method: method, url: URL(string: "http://127.0.0.1:8080" + path)!, body: body))
         var headers = ServerHeaders([("Host", "127.0.0.1:8080")])
         headers.append(contentsOf: signed.headers)
-        return ServerRequest(method: method.rawValue, target: "/v1/charges", headers: headers, body: body ?? Data())
+        return ServerRequest(method: method.rawValue, target: path, headers: headers, body: body ?? Data())
     }
 
     @Test func readsGoOnWritesFailClosed() async throws {
@@ -41,6 +43,8 @@ struct OutageReadsTests {
         let write = try #require(await gate.check(try request(.post, key)))
         #expect(write.code.name == "replay_store_unavailable")
         #expect(write.code.status == 503)
-        #expect(metrics.text(upstream: "payment", replayGuard: own).contains("{store=\"replay\"} 3\n"))
+        // Token introspection is a read sent as a POST.
+        #expect(await gate.check(try request(.post, key, path: "/v1/sessions/introspect")) == nil)
+        #expect(metrics.text(upstream: "payment", replayGuard: own).contains("{store=\"replay\"} 4\n"))
     }
 }
