@@ -223,7 +223,7 @@ package.targets += [
         name: "SandboxUpstreams",
         dependencies: [
             "HTTPServer", "RequestSigning", "AppLogging", "ServiceCore", "HTTPTypes", "JSON", "UserModule",
-            "FeedModule", "PaymentModule", "AppLifecycle",
+            "FeedModule", "PaymentModule", "AppLifecycle", "EventLoops", "RedisClient", "RedisStores",
         ],
         path: "Apps/SandboxUpstreams"
     ),
@@ -233,7 +233,7 @@ package.targets += [
             "SandboxUpstreams", "sandbox-upstreams", "AppLogging", "RequestSigning", "ServiceCore", "HTTPTypes",
             "ServiceTesting",
             "URLSessionTransport", "CurlTransport", "HTTPServer", "UserModule", "FeedModule", "PaymentModule",
-            "EventLoops", "HTTPFramingCorpus",
+            "EventLoops", "HTTPFramingCorpus", "RedisClient", "RedisTestSupport",
         ],
         path: "Tests/SandboxUpstreamsTests"
     ),

@@ -1,5 +1,7 @@
 public import AppLogging
 import HTTPServer
+public import RedisClient
+import RequestSigning
 
 extension SandboxUpstreams {
     /// Where the upstreams listen and how they behave; every field has a default.
@@ -24,11 +26,15 @@ extension SandboxUpstreams {
         public var threadCount: Int
         /// Where the upstreams log (refused signatures at `notice`, every answer at `debug`).
         public var logger: Logger
-        /// The most signature nonces each upstream remembers at once (100 000 unless given): a
-        /// nonce is kept until its signature could no longer be accepted, about 91 s, and a new
-        /// one beyond the limit is refused with 503, never forgotten early. Sustained signed load
-        /// above about capacity / 91 requests per second per upstream needs a larger value.
-        public var replayCapacity: Int = 100_000
+        /// The signed requests per second each upstream is sized for (5 000 unless given): each
+        /// upstream's in-memory replay guard holds up to twice this rate times the verifier's
+        /// window (``replayWindow``, 91 s), refusing new signatures with 503 beyond that rather
+        /// than forgetting a live nonce. Memory follows the nonces actually held (about 240 bytes
+        /// each at most). Not used with ``redis``, where nonces live in Redis.
+        public var replayRequestsPerSecond: Double = 5_000
+        /// The most signature nonces each upstream's in-memory replay guard holds, overriding the
+        /// size from ``replayRequestsPerSecond``; `nil` (the default) sizes it from the rate.
+        public var replayCapacity: Int? = nil
         /// The OAuth 2.0 clients the token endpoint (`POST /oauth/token`) accepts: client id to
         /// secret. None unless given; add some later with ``SandboxUpstreams/registerTokenClient(id:secret:)``.
         public var tokenClients: [String: String] = [:]
@@ -37,9 +43,30 @@ extension SandboxUpstreams {
         /// The upstreams that accept only requests with a valid access token from the token
         /// endpoint, besides the signature: none unless given.
         public var accessTokenRequired: Set<SandboxService> = []
+        /// Where the payment ledger lives: `nil` (the default) keeps it in memory; a Redis
+        /// configuration puts wallets, charges, refunds and the answers kept per idempotency key
+        /// in that Redis, shared by every sandbox set that uses it with the same
+        /// ``redisKeyPrefix``. The three upstreams then share one set of ``threadCount`` network
+        /// threads with the Redis client, so a store call stays on its request's thread.
+        public var redis: RedisConfiguration? = nil
+        /// The start of every key the sandbox keeps in Redis: `swifty:sandbox:` unless given.
+        public var redisKeyPrefix = "swifty:sandbox:"
         /// Whether every request's signature is checked: always, except for `sandbox-upstreams
         /// --no-verify` (benchmarks against a proxy that cannot sign). Not public on purpose.
         var verifiesSignatures = true
+
+        /// How long a nonce is remembered: the window of the upstreams' verifier
+        /// (``SignatureGate``: a 60 s maximum age, as long as the daemon's signatures live, and
+        /// 30 s of clock skew).
+        public static var replayWindow: Duration { SignatureGate.verifierConfiguration.replayWindow }
+
+        /// The capacity of each upstream's in-memory replay guard: ``replayCapacity`` when given,
+        /// else sized from ``replayRequestsPerSecond`` and ``replayWindow``.
+        public var effectiveReplayCapacity: Int {
+            replayCapacity
+                ?? InMemoryReplayGuard.capacity(
+                    forRequestsPerSecond: replayRequestsPerSecond, window: Self.replayWindow)
+        }
 
         /// Creates a configuration.
         public init(
@@ -102,6 +129,16 @@ extension SandboxUpstreams {
             }
             guard tokenLifetime > .zero else {
                 throw SandboxError(.invalidConfiguration, "tokenLifetime must be positive")
+            }
+            guard replayRequestsPerSecond.isFinite, (1...1_000_000).contains(replayRequestsPerSecond) else {
+                throw SandboxError(
+                    .invalidConfiguration, "replayRequestsPerSecond \(replayRequestsPerSecond) is outside 1...1000000")
+            }
+            if let replayCapacity, !(1...100_000_000).contains(replayCapacity) {
+                throw SandboxError(.invalidConfiguration, "replayCapacity \(replayCapacity) is outside 1...100000000")
+            }
+            guard !redisKeyPrefix.isEmpty else {
+                throw SandboxError(.invalidConfiguration, "redisKeyPrefix must not be empty")
             }
             guard accessTokenLifetime > .zero else {
                 throw SandboxError(.invalidConfiguration, "accessTokenLifetime must be positive")

@@ -1,11 +1,16 @@
 import AppLogging
+import EventLoops
 public import Foundation
 import HTTPServer
+import RedisClient
+import RedisStores
 public import RequestSigning
 
 /// The user, feed and payment domain services of `docs/upstreams.md`, each on its own port,
-/// sharing one seeded in-memory state, and a ``ScriptedUpstream`` for any other module: what
-/// the daemon calls in sandbox mode and what tests run against.
+/// sharing one seeded state, and a ``ScriptedUpstream`` for any other module: what the daemon
+/// calls in sandbox mode and what tests run against. The state is in memory unless
+/// ``Configuration/redis`` names a Redis, which then holds the payment ledger and the signature
+/// nonces for every sandbox set that uses it.
 ///
 /// Every request must carry an RFC 9421 signature made with that upstream's module key
 /// (``SandboxKeys``); anything else gets 401 with a problem naming the failed check.
@@ -38,6 +43,8 @@ public final class SandboxUpstreams: Sendable {
     private let scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)]
     let tokenServer: (server: HTTPServer, injector: FaultInjector)
     let tokenIssuer: TokenIssuer
+    /// The Redis client and its loops, when the configuration names a Redis.
+    private let redis: SandboxRedis?
 
     private init(
         keys: SandboxKeys,
@@ -49,7 +56,8 @@ public final class SandboxUpstreams: Sendable {
         scripted: [String: ScriptedUpstream],
         scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)],
         tokenServer: (server: HTTPServer, injector: FaultInjector),
-        tokenIssuer: TokenIssuer
+        tokenIssuer: TokenIssuer,
+        redis: SandboxRedis?
     ) {
         self.keys = keys
         self.configuration = configuration
@@ -61,6 +69,7 @@ public final class SandboxUpstreams: Sendable {
         self.scriptedServers = scriptedServers
         self.tokenServer = tokenServer
         self.tokenIssuer = tokenIssuer
+        self.redis = redis
     }
 
     /// Starts the three upstreams, seeded, each listening on its port, and the scripted
@@ -71,7 +80,8 @@ public final class SandboxUpstreams: Sendable {
     ///   - scripted: Upstreams of other modules, answering from scripted answers; none unless given.
     /// - Returns: The running upstreams; call ``shutdown(gracePeriod:)`` when done.
     /// - Throws: ``SandboxError``: `invalidConfiguration`, `invalidKey`, or `startFailed` when a
-    ///   port cannot be bound (the upstreams already started are stopped again).
+    ///   port cannot be bound or the configured Redis cannot be reached (what already started is
+    ///   stopped again).
     public static func start(
         keys: SandboxKeys,
         configuration: Configuration = Configuration(),
@@ -83,7 +93,16 @@ public final class SandboxUpstreams: Sendable {
         try configuration.validate()
         let now = Date()
         let clock: @Sendable () -> Date = { Date() }
-        let state = SandboxState.seeded(now: now, tokenLifetime: configuration.tokenLifetime)
+        let metrics = SandboxMetrics()
+        let redis: SandboxRedis? =
+            if let redisConfiguration = configuration.redis {
+                try await SandboxRedis.start(
+                    redisConfiguration, keyPrefix: configuration.redisKeyPrefix,
+                    threadCount: configuration.threadCount, metrics: metrics)
+            } else {
+                nil
+            }
+        let state = SandboxState.seeded(now: now, tokenLifetime: configuration.tokenLifetime, ledger: redis?.ledger)
         let issuer = TokenIssuer(
             clients: configuration.tokenClients, lifetime: configuration.accessTokenLifetime,
             required: configuration.accessTokenRequired, clock: clock)
@@ -97,7 +116,7 @@ public final class SandboxUpstreams: Sendable {
             let started = Result { () throws(SandboxError) -> (HTTPServer, SignatureGate) in
                 let (server, gate) = try makeServer(
                     service, key: keys[service], state: state, injector: injector, issuer: issuer,
-                    configuration: configuration, clock: clock)
+                    redis: redis, metrics: metrics, configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try server.start()
                 } catch {
@@ -112,6 +131,7 @@ public final class SandboxUpstreams: Sendable {
                 injectors[service] = injector
             case .failure(let error):
                 for running in servers.values { await running.shutdown(gracePeriod: .zero) }
+                await redis?.stop()
                 throw error
             }
         }
@@ -126,7 +146,8 @@ public final class SandboxUpstreams: Sendable {
                 }
                 try upstream.faults.validate()
                 let server = try makeScriptedServer(
-                    upstream, injector: injector, configuration: configuration, clock: clock)
+                    upstream, injector: injector, replayStore: redis?.client, metrics: metrics,
+                    configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try server.start()
                 } catch {
@@ -140,6 +161,7 @@ public final class SandboxUpstreams: Sendable {
             case .failure(let error):
                 for running in servers.values { await running.shutdown(gracePeriod: .zero) }
                 for running in scriptedServers.values { await running.server.shutdown(gracePeriod: .zero) }
+                await redis?.stop()
                 throw error
             }
         }
@@ -153,6 +175,7 @@ public final class SandboxUpstreams: Sendable {
         } catch {
             for running in servers.values { await running.shutdown(gracePeriod: .zero) }
             for running in scriptedServers.values { await running.server.shutdown(gracePeriod: .zero) }
+            await redis?.stop()
             throw SandboxError(.startFailed, "the token endpoint: \(error.message)")
         }
         var ports = Dictionary(
@@ -164,7 +187,8 @@ public final class SandboxUpstreams: Sendable {
             keys: keys, configuration: configuration, startedAt: now, servers: servers, gates: gates,
             injectors: injectors,
             scripted: Dictionary(uniqueKeysWithValues: scripted.map { ($0.module, $0) }),
-            scriptedServers: scriptedServers, tokenServer: (tokenServer, tokenInjector), tokenIssuer: issuer)
+            scriptedServers: scriptedServers, tokenServer: (tokenServer, tokenInjector), tokenIssuer: issuer,
+            redis: redis)
     }
 
     /// The token endpoint's server: no signature (clients authenticate with HTTP Basic), faults
@@ -175,7 +199,8 @@ public final class SandboxUpstreams: Sendable {
         var logger = configuration.logger
         logger[metadataKey: "upstream"] = "token"
         let handler = UpstreamHandler(
-            name: "token", gate: nil, faults: injector, router: TokenRoutes.router(issuer: issuer), logger: logger)
+            name: "token", gate: nil, faults: injector, router: TokenRoutes.router(issuer: issuer), logger: logger,
+            metrics: nil)
         return HTTPServer(
             configuration: HTTPServer.Configuration(host: configuration.host, port: 0, threadCount: 1),
             logger: logger
@@ -188,12 +213,15 @@ public final class SandboxUpstreams: Sendable {
     private static func makeScriptedServer(
         _ upstream: ScriptedUpstream,
         injector: FaultInjector,
+        replayStore: RedisClient?,
+        metrics: SandboxMetrics,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> HTTPServer {
         try makeServer(
             name: upstream.module, service: nil, key: upstream.key, router: ScriptedRoutes.router(upstream.answers),
-            port: 0, maxBodyBytes: 1 << 20, injector: injector, configuration: configuration, clock: clock
+            port: 0, maxBodyBytes: 1 << 20, injector: injector, eventLoops: nil, replayStore: replayStore,
+            metrics: metrics, configuration: configuration, clock: clock
         ).server
     }
 
@@ -203,6 +231,8 @@ public final class SandboxUpstreams: Sendable {
         state: SandboxState,
         injector: FaultInjector,
         issuer: TokenIssuer,
+        redis: SandboxRedis?,
+        metrics: SandboxMetrics,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
     ) throws(SandboxError) -> (server: HTTPServer, gate: SignatureGate) {
@@ -217,11 +247,14 @@ public final class SandboxUpstreams: Sendable {
             port: configuration.port(for: service),
             // Multipart posts may be 21 MiB; the routes apply the contract's limits below this.
             maxBodyBytes: service == .feed ? RequestBody.maximumMultipartBytes + 64 * 1024 : 1 << 20,
-            injector: injector, tokens: (issuer, service), configuration: configuration, clock: clock)
+            injector: injector, eventLoops: redis?.loops, replayStore: redis?.client, metrics: metrics,
+            tokens: (issuer, service),
+            configuration: configuration, clock: clock)
     }
 
-    /// One upstream's server: its signature gate, faults, routes and limits. Errors name the
-    /// service, or the module of a scripted upstream.
+    /// One upstream's server: its signature gate (nonces in Redis through `replayStore` when
+    /// given), faults, routes, limits and `/metrics`, on `eventLoops` when given (else loops of
+    /// its own). Errors name the service, or the module of a scripted upstream.
     private static func makeServer(
         name: String,
         service: SandboxService?,
@@ -230,6 +263,9 @@ public final class SandboxUpstreams: Sendable {
         port: Int,
         maxBodyBytes: Int,
         injector: FaultInjector,
+        eventLoops: EventLoopGroup?,
+        replayStore: RedisClient?,
+        metrics: SandboxMetrics,
         tokens: (issuer: TokenIssuer, service: SandboxService)? = nil,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
@@ -238,10 +274,21 @@ public final class SandboxUpstreams: Sendable {
             service.map { SandboxError(code, service: $0, message) }
                 ?? SandboxError(code, "the \(name) \(part): \(message)")
         }
+        // With Redis, every sandbox set sharing it refuses a nonce any of them saw, and the
+        // upstream's own guard checks reads only while Redis cannot be asked; else each upstream
+        // remembers its own, sized from the expected rate.
+        let inMemoryGuard = InMemoryReplayGuard(capacity: configuration.effectiveReplayCapacity)
         let gate: SignatureGate
         do {
-            gate = try SignatureGate(
-                key: key, replayGuard: InMemoryReplayGuard(capacity: configuration.replayCapacity), clock: clock)
+            if let replayStore {
+                gate = try SignatureGate(
+                    key: key,
+                    replayGuard: RedisReplayGuard(
+                        client: replayStore, keyPrefix: configuration.redisKeyPrefix + "replay:"),
+                    outageGuard: inMemoryGuard, metrics: metrics, clock: clock)
+            } else {
+                gate = try SignatureGate(key: key, replayGuard: inMemoryGuard, metrics: metrics, clock: clock)
+            }
         } catch {
             throw failure(.invalidKey, "key", error.message)
         }
@@ -249,7 +296,7 @@ public final class SandboxUpstreams: Sendable {
         logger[metadataKey: "upstream"] = .string(name)
         let handler = UpstreamHandler(
             name: name, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, router: router,
-            logger: logger, tokens: tokens)
+            logger: logger, metrics: { metrics.text(upstream: name, replayGuard: inMemoryGuard) }, tokens: tokens)
         let serverConfiguration = HTTPServer.Configuration(
             host: configuration.host, port: port, threadCount: configuration.threadCount, maxBodyBytes: maxBodyBytes)
         do {
@@ -257,7 +304,9 @@ public final class SandboxUpstreams: Sendable {
         } catch {
             throw failure(.invalidConfiguration, "upstream", error.message)
         }
-        return (HTTPServer(configuration: serverConfiguration, logger: logger, handler: handler.handle), gate)
+        let server = HTTPServer(
+            configuration: serverConfiguration, eventLoops: eventLoops, logger: logger, handler: handler.handle)
+        return (server, gate)
     }
 
     /// Makes each upstream trust exactly the ring's keys from its next request on: a key
@@ -270,7 +319,7 @@ public final class SandboxUpstreams: Sendable {
     /// - Throws: ``SandboxError`` with code `invalidKey` when an upstream's keys cannot form a
     ///   key ring; no upstream's keys are then changed.
     public func trust(_ ring: SandboxKeyRing) throws(SandboxError) {
-        var verifiers: [(SignatureGate, SignatureVerifier)] = []
+        var verifiers: [(SignatureGate, SwappableVerifier.Verifiers)] = []
         for service in SandboxService.allCases {
             guard let gate = gates[service] else { continue }
             do throws(SigningError) {
@@ -349,5 +398,7 @@ public final class SandboxUpstreams: Sendable {
             }
             group.addTask { await self.tokenServer.server.shutdown(gracePeriod: gracePeriod) }
         }
+        // The servers ran on the Redis client's loops: both stop after them.
+        await redis?.stop()
     }
 }

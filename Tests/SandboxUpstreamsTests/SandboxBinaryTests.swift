@@ -2,6 +2,9 @@ import EventLoops
 import Foundation
 import HTTPServer
 import HTTPTypes
+import RedisClient
+import RedisTestSupport
+import RequestSigning
 import SandboxUpstreams
 import ServiceCore
 import ServiceTesting
@@ -183,5 +186,77 @@ struct SandboxBinaryTests {
         let missingKeys = try launch(["--keys", directory.appendingPathComponent("none").path])
         #expect(await waitForExit(missingKeys, limit: .seconds(10)) == 1)
         #expect(missingKeys.standardError.contains("user-1.key"))
+    }
+
+    /// `--redis` with `--redis-password-file`: the ledger lives in that Redis (its database, the
+    /// default prefix), and the password shows nowhere in the output.
+    @Test func keepsTheLedgerInRedisWithAPasswordFile() async throws {
+        let password = "pw-\(UUID().uuidString)"
+        try await RedisServer.with(arguments: ["--requirepass", password]) { server in
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let keys = directory.appendingPathComponent("keys").path
+            let passwordFile = directory.appendingPathComponent("redis.password").path
+            try Data((password + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
+            let port = try #require(server.port)
+            let running = try launch([
+                "--keys", keys, "--generate-keys", "--redis", "redis://127.0.0.1:\(port)/3",
+                "--redis-password-file", passwordFile,
+            ])
+            let urls = try await printedURLs(running)
+            guard let paymentURL = urls["payment"], let url = URL(string: paymentURL + "/v1/charges") else {
+                _ = await waitForExit(running, limit: .zero)
+                Issue.record("no URLs printed: \(running.standardOutput) \(running.standardError)")
+                return
+            }
+            let fixture = try await SandboxFixture.start(.curl)
+            do {
+                let loaded = try SandboxKeys.load(fromDirectory: keys)
+                let body = Data(
+                    #"{"amount":{"amountMinor":250,"currency":"EUR"},"payeeId":"bob","payerId":"carol"}"#.utf8)
+                let request = HTTPRequest(
+                    method: .post, url: url,
+                    headers: ["Content-Type": "application/json", "Idempotency-Key": "binary-1"], body: body,
+                    timeout: .seconds(10))
+                let response = try await fixture.transport.send(
+                    RequestSigner(key: loaded.payment.signingKey).sign(request))
+                #expect(response.status == 201)
+            } catch {
+                Issue.record(error)
+            }
+            await fixture.shutdown()
+            running.signal(SIGTERM)
+            #expect(await waitForExit(running, limit: .seconds(15)) == 0, "\(running.standardError)")
+            #expect(!running.standardOutput.contains(password) && !running.standardError.contains(password))
+
+            let loops = try EventLoopGroup(loopCount: 1, name: "check")
+            var configuration = RedisConfiguration(endpoint: server.endpoint, database: 3)
+            configuration.credentials = RedisCredentials(password: password)
+            let client = RedisClient(configuration: configuration, eventLoops: loops)
+            let balance = try? await client.send(["HGET", "swifty:sandbox:wallet:carol", "balance"])
+            await client.shutdown()
+            await loops.shutdown()
+            let expected: Int64 = 25_000 - 250
+            #expect(balance?.integerValue == expected)
+        }
+    }
+
+    /// `--redis` mistakes exit 64 and never repeat a password; an unreachable Redis exits 1.
+    @Test func redisUsageErrorsExit64() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keys = directory.appendingPathComponent("keys").path
+        let secret = "s3cret-in-url"
+        let inURL = try launch(["--keys", keys, "--generate-keys", "--redis", "redis://user:\(secret)@127.0.0.1:6390"])
+        #expect(await waitForExit(inURL, limit: .seconds(10)) == 64)
+        #expect(inURL.standardError.contains("--redis-password-file"))
+        #expect(!inURL.standardError.contains(secret))
+        let noFile = try launch(["--keys", keys, "--generate-keys", "--redis-password-file", "/nonexistent"])
+        #expect(await waitForExit(noFile, limit: .seconds(10)) == 64)
+        #expect(noFile.standardError.contains("--redis"))
+        let closed = try ScriptedSocketServer.closedPort()
+        let unreachable = try launch(["--keys", keys, "--generate-keys", "--redis", "redis://127.0.0.1:\(closed)"])
+        #expect(await waitForExit(unreachable, limit: .seconds(20)) == 1)
+        #expect(unreachable.standardError.contains("Redis at 127.0.0.1:\(closed)"))
     }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import RedisClient
+
 /// The command line of `sandbox-upstreams`, parsed.
 struct SandboxArguments: Equatable {
     /// The key directory (`--keys`).
@@ -21,6 +24,13 @@ struct SandboxArguments: Equatable {
     var threadCount: Int?
     /// Whether the upstreams check signatures: `true` unless `--no-verify` (benchmarks only) is given.
     var verifiesSignatures = true
+    /// The Redis of the payment ledger (`--redis`), or `nil` to keep it in memory.
+    var redisURL: String?
+    /// The file holding the Redis password (`--redis-password-file`).
+    var redisPasswordFile: String?
+    /// The signed requests per second each upstream's replay guard is sized for
+    /// (`--replay-rate`), or `nil` for the default.
+    var replayRate: Double?
     /// Whether `--help` was given.
     var showsHelp = false
 
@@ -56,17 +66,25 @@ struct SandboxArguments: Equatable {
                                 Process this fraction of requests, then reset the connection
                                 instead of answering (0-1): the effect stays, the answer is lost.
           --fault-seed N        Seed of the fault generators, to repeat a run's faults.
-          --replay-capacity N   Remember at most N signature nonces per upstream (1-100000000,
-                                default 100000); each is kept about 91 s, so sustained signed
-                                load above N / 91 requests/s per upstream is refused with 503.
+          --replay-rate N       Size each upstream's replay guard for N signed requests/s
+                                (1-1000000, default 5000): it holds up to 2 x N x 91 s nonces
+                                (each kept at most 91 s; about 240 bytes each when full) and
+                                refuses new signatures with 503 beyond that. Not used with --redis.
+          --replay-capacity N   Hold at most N nonces per upstream instead (1-100000000).
           --threads N           Network threads of each upstream (1-64; default 2, or 1 when
                                 the process may run on one CPU only, as under taskset -c 0).
+          --redis URL           Keep the payment ledger (wallets, charges, refunds, idempotency
+                                records) in Redis, shared by every sandbox set using it:
+                                redis://[user@]host[:port][/db] or unix:///path/redis.sock[?db=N].
+                                Wallets are seeded only where absent. Default: in memory.
+          --redis-password-file FILE
+                                Read the Redis password (AUTH) from FILE; never put it in the URL.
           --no-verify           FOR BENCHMARKS ONLY: accept every request without checking its
                                 signature (for a proxy that cannot sign, such as nginx). Prints a
                                 warning. Off by default; never use it for anything else.
           -h, --help            Show this help.
 
-        EXIT STATUS: 0 after a drain, 64 for a usage error, 1 when keys or ports fail.
+        EXIT STATUS: 0 after a drain, 64 for a usage error, 1 when keys, ports or Redis fail.
         """
 
     /// Parses the arguments after the program name; `--name value` and `--name=value` both work.
@@ -120,12 +138,26 @@ struct SandboxArguments: Equatable {
                     throw SandboxUsageError("--replay-capacity must be an integer from 1 to 100000000, got \"\(text)\"")
                 }
                 result.replayCapacity = capacity
+            case "--replay-rate":
+                let text = try value()
+                guard let rate = Int(text), (1...1_000_000).contains(rate) else {
+                    throw SandboxUsageError("--replay-rate must be an integer from 1 to 1000000, got \"\(text)\"")
+                }
+                result.replayRate = Double(rate)
             case "--threads":
                 let text = try value()
                 guard let count = Int(text), (1...64).contains(count) else {
                     throw SandboxUsageError("--threads must be an integer from 1 to 64, got \"\(text)\"")
                 }
                 result.threadCount = count
+            case "--redis":
+                let text = try value()
+                _ = try redisEndpoint(text)
+                result.redisURL = text
+            case "--redis-password-file":
+                let path = try value()
+                guard !path.isEmpty else { throw SandboxUsageError("--redis-password-file needs a file name") }
+                result.redisPasswordFile = path
             case "--no-verify":
                 try flagWithoutValue()
                 result.verifiesSignatures = false
@@ -141,9 +173,36 @@ struct SandboxArguments: Equatable {
             }
         }
         if result.showsHelp { return result }
+        if result.redisPasswordFile != nil && result.redisURL == nil {
+            throw SandboxUsageError("--redis-password-file needs --redis URL")
+        }
+        if let url = result.redisURL, try redisEndpoint(url).username != nil, result.redisPasswordFile == nil {
+            throw SandboxUsageError("--redis names a user; give its password with --redis-password-file FILE")
+        }
         guard let keys, !keys.isEmpty else { throw SandboxUsageError("--keys DIR is required") }
         result.keysDirectory = keys
         return result
+    }
+
+    /// The Redis configuration of a `--redis` URL and the ACL user it names, if any. The
+    /// message of an error never repeats the URL, which could hold a password.
+    /// - Throws: ``SandboxUsageError`` saying what is wrong.
+    static func redisEndpoint(_ url: String) throws(SandboxUsageError) -> (
+        configuration: RedisConfiguration, username: String?
+    ) {
+        guard var components = URLComponents(string: url) else {
+            throw SandboxUsageError("--redis must be a URL such as redis://127.0.0.1:6379/0")
+        }
+        guard components.password == nil else {
+            throw SandboxUsageError("--redis must not hold a password; give it with --redis-password-file FILE")
+        }
+        let username = components.user.flatMap { $0.isEmpty ? nil : $0 }
+        components.user = nil
+        do {
+            return (try RedisConfiguration(url: components.string ?? ""), username)
+        } catch {
+            throw SandboxUsageError("--redis: \((error as? RedisError)?.message ?? "the URL is not usable")")
+        }
     }
 
     private static func port(_ name: String, _ text: String) throws(SandboxUsageError) -> Int {

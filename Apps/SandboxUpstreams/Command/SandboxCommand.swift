@@ -1,5 +1,6 @@
 import AppLifecycle
 import Foundation
+import RedisClient
 
 #if canImport(Glibc)
     import Glibc
@@ -28,7 +29,8 @@ public enum SandboxCommand {
     /// Runs the command.
     /// - Parameter arguments: The arguments after the program name.
     /// - Returns: The exit status: 0 after a drain or `--help`, 64 for a usage error, 1 when the
-    ///   keys cannot be read or written or an upstream cannot listen.
+    ///   keys or the Redis password cannot be read or written, an upstream cannot listen, or the
+    ///   Redis cannot be reached.
     public static func run(_ arguments: [String]) async -> Int32 {
         let parsed: SandboxArguments
         do {
@@ -64,7 +66,23 @@ public enum SandboxCommand {
         for service in SandboxService.allCases { configuration.faults[service] = parsed.faults }
         if let seed = parsed.faultSeed { configuration.faultSeed = seed }
         if let capacity = parsed.replayCapacity { configuration.replayCapacity = capacity }
+        if let rate = parsed.replayRate { configuration.replayRequestsPerSecond = rate }
         if let threadCount = parsed.threadCount { configuration.threadCount = threadCount }
+        if let url = parsed.redisURL {
+            do {
+                let (redis, username) = try SandboxArguments.redisEndpoint(url)
+                configuration.redis = redis
+                if let file = parsed.redisPasswordFile {
+                    configuration.redis?.credentials = try RedisCredentials(passwordFile: file, username: username)
+                }
+            } catch let error as SandboxUsageError {
+                writeError("error: \(error.message)\n")
+                return 64
+            } catch {
+                writeError("error: \(error)\n")
+                return 1
+            }
+        }
         if !parsed.verifiesSignatures {
             configuration.verifiesSignatures = false
             writeError(noVerifyWarning)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTypes
+import RequestSigning
 import ServiceCore
 
 /// The payment upstream's routes (`docs/upstreams.md` section 4), with idempotent charges and
@@ -16,14 +17,16 @@ enum PaymentRoutes {
         var table = RouteTable()
         table.add("GET", "/v1/wallets/:user") { _, parameters throws(Problem) in
             let user = try parameters.identifier("user")
-            guard let wallet = ledger.read({ $0.wallets[user] }) else {
+            guard let wallet = try await stored({ () async throws(LedgerStoreError) in try await ledger.wallet(user) })
+            else {
                 throw Problem(.walletNotFound, "the user \"\(user)\" has no wallet")
             }
             return Answer.json(200, PaymentWire.Wallet(wallet))
         }
         table.add("GET", "/v1/charges/:id") { _, parameters throws(Problem) in
             let id = try parameters.identifier("id")
-            guard let charge = ledger.read({ $0.charges[id] }) else {
+            guard let charge = try await stored({ () async throws(LedgerStoreError) in try await ledger.charge(id) })
+            else {
                 throw Problem(.chargeNotFound, "no charge has the id \"\(id)\"")
             }
             return Answer.json(200, PaymentWire.Charge(charge))
@@ -31,43 +34,44 @@ enum PaymentRoutes {
         table.add("POST", "/v1/charges") { request, _ throws(Problem) in
             // Records are kept per payer too, so one payer's key never meets another's.
             let payer = (try? RequestBody.json(request, as: RequestWire.Charge.self))?.payerId ?? ""
-            return try idempotent(request, ledger: ledger, scope: scope + "|" + payer, now: clock()) {
-                book, now throws(Problem) in
-                let charge = try readCharge(request)
-                let record = try book.charge(
-                    payer: charge.payer, payee: charge.payee, amountMinor: charge.amountMinor,
-                    currency: charge.currency, memo: charge.memo, at: now)
-                return Answer.created(
-                    PaymentWire.Charge(record), location: "/v1/charges/\(PercentEncoding.pathSegment(record.id))")
-            }
+            // The body's problem, if it has one, is the request's answer, kept with its key.
+            let order = Result { () throws(Problem) in LedgerOrder.charge(try readCharge(request)) }
+            return try await idempotent(
+                request, ledger: ledger, scope: scope + "|" + payer, order: order, now: clock())
         }
         table.add("POST", "/v1/charges/:id/refunds") { request, parameters throws(Problem) in
             // A refund is the charge's payer's operation: kept under that payer's records.
-            let payer =
-                (try? parameters.identifier("id")).flatMap { id in ledger.read { $0.charges[id]?.payerID } } ?? ""
-            return try idempotent(request, ledger: ledger, scope: scope + "|" + payer, now: clock()) {
-                book, now throws(Problem) in
+            var payer = ""
+            if let id = try? parameters.identifier("id") {
+                payer =
+                    try await stored({ () async throws(LedgerStoreError) in try await ledger.charge(id) })?.payerID
+                    ?? ""
+            }
+            let order = Result { () throws(Problem) in
                 let id = try parameters.identifier("id")
                 let body = try RequestBody.json(request, as: RequestWire.Refund.self)
                 let amount = try InputRules.amountMinor(body.amountMinor, named: "amountMinor")
-                let refund = try book.refund(charge: id, amountMinor: amount, at: now)
-                return Answer.json(201, PaymentWire.Refund(refund))
+                return LedgerOrder.refund(RefundOrder(chargeID: id, amountMinor: amount))
             }
+            return try await idempotent(
+                request, ledger: ledger, scope: scope + "|" + payer, order: order, now: clock())
         }
         return table.router
     }
 
-    /// A charge request as read from its body.
-    struct ChargeRequest {
-        var payer: String
-        var payee: String
-        var amountMinor: Int64
-        var currency: String
-        var memo: String?
+    /// Runs a read of the ledger; a store that cannot be reached becomes its 503 problem.
+    private static func stored<T>(
+        _ read: () async throws(LedgerStoreError) -> T
+    ) async throws(Problem) -> T {
+        do throws(LedgerStoreError) {
+            return try await read()
+        } catch {
+            throw error.problem
+        }
     }
 
     /// Reads and checks `{"payerId", "payeeId", "amount": {"amountMinor", "currency"}, "memo"?}`.
-    static func readCharge(_ request: ServerRequest) throws(Problem) -> ChargeRequest {
+    static func readCharge(_ request: ServerRequest) throws(Problem) -> ChargeOrder {
         let body = try RequestBody.json(request, as: RequestWire.Charge.self)
         let payer = body.payerId
         let payee = body.payeeId
@@ -82,34 +86,42 @@ enum PaymentRoutes {
         }
         let memo = body.memo
         if let memo { try InputRules.memo(memo) }
-        return ChargeRequest(payer: payer, payee: payee, amountMinor: amountMinor, currency: currency, memo: memo)
+        return ChargeOrder(payer: payer, payee: payee, amountMinor: amountMinor, currency: currency, memo: memo)
     }
 
-    /// Runs a money-moving operation once per `Idempotency-Key`: a missing key is 400; a repeat
+    /// Runs a money-moving order once per `Idempotency-Key`: a missing key is 400; a repeat
     /// with the same method, path and JSON body replays the first answer with
-    /// `Idempotent-Replayed: true`; a repeat with anything else is 422.
+    /// `Idempotent-Replayed: true`; a repeat with anything else is 422; a repeat while the
+    /// first is still running is 409; a store that cannot be reached is 503.
     private static func idempotent(
         _ request: ServerRequest,
         ledger: any PaymentLedger,
         scope: String,
-        now: Date,
-        _ operation: (inout LedgerBook, Date) throws(Problem) -> ServerResponse
-    ) throws(Problem) -> ServerResponse {
+        order: Result<LedgerOrder, Problem>,
+        now: Date
+    ) async throws(Problem) -> ServerResponse {
         let key = try InputRules.idempotencyKey(request.headers.values(for: "Idempotency-Key"))
-        // The body's problem, if it has one, is the operation's answer, stored with the key like
-        // any other; the fingerprint compares JSON by value.
-        var fingerprint = Array("\(request.method)\n\(request.path)\n".utf8)
-        fingerprint += RequestBody.canonicalJSON(request) ?? request.body
-        let outcome = ledger.perform(scope: scope, key: key, fingerprint: fingerprint, now: now) { book in
-            // The book's operations check everything before they change anything, so a thrown
-            // problem leaves the book as it was.
-            let response: ServerResponse
-            do throws(Problem) {
-                response = try operation(&book, now)
-            } catch {
-                response = error.response
+        // The fingerprint compares JSON by value; its digest is what the ledger keeps.
+        var text = Array("\(request.method)\n\(request.path)\n".utf8)
+        text += RequestBody.canonicalJSON(request) ?? request.body
+        let fingerprint: [UInt8]
+        do {
+            fingerprint = try DigestAlgorithm.sha256.hash(text)
+        } catch {
+            throw Problem(.internalError, "the request's fingerprint could not be computed: \(error.message)")
+        }
+        let outcome: IdempotentOutcome
+        do throws(LedgerStoreError) {
+            outcome = try await ledger.perform(
+                IdempotentRequest(scope: scope, key: key, fingerprint: fingerprint, order: order), now: now
+            ) { result in
+                switch result {
+                case .success(let entry): StoredAnswer(response(for: entry))
+                case .failure(let problem): StoredAnswer(problem.response)
+                }
             }
-            return StoredAnswer(response)
+        } catch {
+            throw error.problem
         }
         switch outcome {
         case .performed(let answer):
@@ -125,7 +137,19 @@ enum PaymentRoutes {
         case .keyInUse:
             throw Problem(
                 .idempotencyKeyInUse,
-                "the first request with this Idempotency-Key is still being processed; retry later")
+                "the first request with this Idempotency-Key is still being processed; retry later",
+                headers: [("Retry-After", "1")])
+        }
+    }
+
+    /// The 201 answer for a new charge (with `Location`) or refund.
+    static func response(for entry: LedgerEntry) -> ServerResponse {
+        switch entry {
+        case .charge(let record):
+            Answer.created(
+                PaymentWire.Charge(record), location: "/v1/charges/\(PercentEncoding.pathSegment(record.id))")
+        case .refund(let record):
+            Answer.json(201, PaymentWire.Refund(record))
         }
     }
 }

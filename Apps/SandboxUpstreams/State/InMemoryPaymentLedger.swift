@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// The default ``PaymentLedger``: the books and the kept answers in memory behind one lock, so
-/// each operation and the storing of its answer are one atomic step.
+/// each operation and the storing of its answer are one atomic step, and a concurrent repeat
+/// waits for the first answer on the lock.
 final class InMemoryPaymentLedger: PaymentLedger {
     /// How long an answer is kept for its key: at least 24 hours, as the contract requires.
     static let retention: TimeInterval = 24 * 60 * 60
@@ -28,26 +29,36 @@ final class InMemoryPaymentLedger: PaymentLedger {
         state = Mutex(State(book: book))
     }
 
-    func read<T: Sendable>(_ body: (LedgerBook) -> T) -> T {
-        state.withLock { body($0.book) }
+    /// The books as they are now (for tests).
+    var book: LedgerBook { state.withLock { $0.book } }
+
+    func wallet(_ user: String) -> WalletRecord? {
+        state.withLock { $0.book.wallets[user] }
+    }
+
+    func charge(_ id: String) -> ChargeRecord? {
+        state.withLock { $0.book.charges[id] }
     }
 
     func perform(
-        scope: String,
-        key: String,
-        fingerprint: [UInt8],
+        _ request: IdempotentRequest,
         now: Date,
-        _ operation: (inout LedgerBook) -> StoredAnswer
+        render: (Result<LedgerEntry, Problem>) -> StoredAnswer
     ) -> IdempotentOutcome {
-        let recordKey = scope + "\u{0}" + key
+        let recordKey = request.scope + "\u{0}" + request.key
         return state.withLock { state in
             Self.dropExpired(&state, now: now)
             if let record = state.records[recordKey] {
-                return record.fingerprint == fingerprint ? .replayed(record.answer) : .keyReused
+                return record.fingerprint == request.fingerprint ? .replayed(record.answer) : .keyReused
             }
-            let answer = operation(&state.book)
+            // The book's operations check everything before they change anything, so a failure
+            // leaves the book as it was.
+            let result = request.order.flatMap { order in
+                Result { () throws(LedgerFailure) in try state.book.apply(order, at: now) }.mapError(\.problem)
+            }
+            let answer = render(result)
             if answer.status < 500 {
-                state.records[recordKey] = Record(fingerprint: fingerprint, answer: answer, storedAt: now)
+                state.records[recordKey] = Record(fingerprint: request.fingerprint, answer: answer, storedAt: now)
                 state.order.append((recordKey, now))
             }
             return .performed(answer)

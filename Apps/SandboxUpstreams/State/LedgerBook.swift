@@ -34,82 +34,111 @@ struct RefundRecord: Sendable, Equatable {
 }
 
 /// The payment domain's books: wallets, charges and refunds, with the operations that move
-/// money. A value: a ``PaymentLedger`` runs each operation on it atomically.
+/// money. A value: ``InMemoryPaymentLedger`` runs each operation on it atomically.
+///
+/// Its checks are the business rules of the ledger; ``RedisPaymentLedger``'s script applies the
+/// same checks in the same order, and the tests run both through the same cases.
 struct LedgerBook: Sendable {
+    /// The largest balance a wallet may hold: the largest amount JSON carries exactly (2^53 - 1),
+    /// which a Lua number in Redis compares exactly too.
+    static let maximumBalanceMinor = InputRules.maximumAmountMinor
+
     var wallets: [String: WalletRecord] = [:]
     var charges: [String: ChargeRecord] = [:]
     var refunds: [String: RefundRecord] = [:]
     var nextCharge = 1
     var nextRefund = 1
 
-    /// A new charge: moves `amountMinor` from the payer's wallet to the payee's.
-    /// - Throws: 404 `wallet_not_found`, 422 `currency_mismatch` or `insufficient_funds`.
-    mutating func charge(
-        payer: String,
-        payee: String,
-        amountMinor: Int64,
-        currency: String,
-        memo: String?,
-        at date: Date
-    ) throws(Problem) -> ChargeRecord {
-        guard let payerWallet = wallets[payer] else {
-            throw Problem(.walletNotFound, "the payer \"\(payer)\" has no wallet")
+    /// The books as ``SandboxSeed`` describes them: the seeded wallets, no charges.
+    static var seeded: LedgerBook {
+        var book = LedgerBook()
+        for wallet in SandboxSeed.wallets {
+            book.wallets[wallet.user] = WalletRecord(
+                userID: wallet.user, balanceMinor: wallet.balanceMinor, currency: wallet.currency)
         }
-        guard let payeeWallet = wallets[payee] else {
-            throw Problem(.walletNotFound, "the payee \"\(payee)\" has no wallet")
+        return book
+    }
+
+    /// Runs an order with the next charge or refund id.
+    /// - Throws: The ``LedgerFailure`` of the first check that fails; the books are unchanged then.
+    mutating func apply(_ order: LedgerOrder, at date: Date) throws(LedgerFailure) -> LedgerEntry {
+        switch order {
+        case .charge(let charge):
+            let record = try self.charge(charge, id: "ch_\(nextCharge)", at: date)
+            nextCharge += 1
+            return .charge(record)
+        case .refund(let refund):
+            let record = try self.refund(refund, id: "re_\(nextRefund)", at: date)
+            nextRefund += 1
+            return .refund(record)
         }
-        guard payerWallet.currency == currency else {
-            throw Problem(
-                .currencyMismatch, "the amount is in \(currency) but the payer's wallet is in \(payerWallet.currency)")
+    }
+
+    /// A new charge: moves the amount from the payer's wallet to the payee's.
+    /// - Throws: ``LedgerFailure``: a wallet missing, a currency mismatch, the payer's funds, or
+    ///   the payee's balance limit.
+    mutating func charge(_ order: ChargeOrder, id: String, at date: Date) throws(LedgerFailure) -> ChargeRecord {
+        guard let payerWallet = wallets[order.payer] else { throw .walletNotFound(.payer, order.payer) }
+        guard let payeeWallet = wallets[order.payee] else { throw .walletNotFound(.payee, order.payee) }
+        guard payerWallet.currency == order.currency else {
+            throw .currencyMismatch(.payer, requested: order.currency, wallet: payerWallet.currency)
         }
-        guard payeeWallet.currency == currency else {
-            throw Problem(
-                .currencyMismatch, "the amount is in \(currency) but the payee's wallet is in \(payeeWallet.currency)")
+        guard payeeWallet.currency == order.currency else {
+            throw .currencyMismatch(.payee, requested: order.currency, wallet: payeeWallet.currency)
         }
-        guard payerWallet.balanceMinor >= amountMinor else {
-            throw Problem(.insufficientFunds, "the payer's balance is below the amount")
+        guard payerWallet.balanceMinor >= order.amountMinor else { throw .insufficientFunds(.payer) }
+        guard payeeWallet.balanceMinor <= Self.maximumBalanceMinor - order.amountMinor else {
+            throw .balanceLimit(.payee)
         }
-        let (credited, overflow) = payeeWallet.balanceMinor.addingReportingOverflow(amountMinor)
-        guard !overflow else { throw Problem(.invalidRequest, "the payee's balance cannot hold this amount") }
-        wallets[payer]?.balanceMinor -= amountMinor
-        wallets[payee]?.balanceMinor = credited
-        let charge = ChargeRecord(
-            id: "ch_\(nextCharge)", payerID: payer, payeeID: payee, amountMinor: amountMinor, currency: currency,
-            refundedMinor: 0, memo: memo, createdAt: Self.wholeSeconds(date))
-        nextCharge += 1
+        wallets[order.payer]?.balanceMinor -= order.amountMinor
+        wallets[order.payee]?.balanceMinor += order.amountMinor
+        let charge = ChargeRecord(order, id: id, at: date)
         charges[charge.id] = charge
         return charge
     }
 
-    /// A refund of part of a charge: moves `amountMinor` back from the payee to the payer.
-    /// - Throws: 404 `charge_not_found`, 422 `refund_exceeds_charge` or `insufficient_funds`.
-    mutating func refund(charge id: String, amountMinor: Int64, at date: Date) throws(Problem) -> RefundRecord {
-        guard let charge = charges[id] else { throw Problem(.chargeNotFound, "no charge has the id \"\(id)\"") }
+    /// A refund of part of a charge: moves the amount back from the payee to the payer.
+    /// - Throws: ``LedgerFailure``: the charge missing, more than is left to refund, a wallet
+    ///   missing, the payee's funds, or the payer's balance limit.
+    mutating func refund(_ order: RefundOrder, id: String, at date: Date) throws(LedgerFailure) -> RefundRecord {
+        guard let charge = charges[order.chargeID] else { throw .chargeNotFound(order.chargeID) }
         let left = charge.amountMinor - charge.refundedMinor
-        guard amountMinor <= left else {
-            throw Problem(
-                .refundExceedsCharge, "the refund of \(amountMinor) is more than the \(left) left to refund")
-        }
+        guard order.amountMinor <= left else { throw .refundExceedsCharge(amount: order.amountMinor, left: left) }
         guard let payeeWallet = wallets[charge.payeeID], let payerWallet = wallets[charge.payerID] else {
-            throw Problem(.walletNotFound, "a wallet of this charge no longer exists")
+            throw .chargeWalletMissing
         }
-        guard payeeWallet.balanceMinor >= amountMinor else {
-            throw Problem(.insufficientFunds, "the payee's balance is below the refund")
+        guard payeeWallet.balanceMinor >= order.amountMinor else { throw .insufficientFunds(.payee) }
+        guard payerWallet.balanceMinor <= Self.maximumBalanceMinor - order.amountMinor else {
+            throw .balanceLimit(.payer)
         }
-        let (credited, overflow) = payerWallet.balanceMinor.addingReportingOverflow(amountMinor)
-        guard !overflow else { throw Problem(.invalidRequest, "the payer's balance cannot hold this amount") }
-        wallets[charge.payeeID]?.balanceMinor -= amountMinor
-        wallets[charge.payerID]?.balanceMinor = credited
-        charges[id]?.refundedMinor += amountMinor
-        let refund = RefundRecord(
-            id: "re_\(nextRefund)", chargeID: id, amountMinor: amountMinor, currency: charge.currency,
-            createdAt: Self.wholeSeconds(date))
-        nextRefund += 1
+        wallets[charge.payeeID]?.balanceMinor -= order.amountMinor
+        wallets[charge.payerID]?.balanceMinor += order.amountMinor
+        charges[order.chargeID]?.refundedMinor += order.amountMinor
+        let refund = RefundRecord(order, id: id, currency: charge.currency, at: date)
         refunds[refund.id] = refund
         return refund
     }
 
-    private static func wholeSeconds(_ date: Date) -> Date {
+    /// A date in whole seconds, as answers show it.
+    static func wholeSeconds(_ date: Date) -> Date {
         Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+}
+
+extension ChargeRecord {
+    /// The record of a charge just made: nothing refunded, dated in whole seconds.
+    init(_ order: ChargeOrder, id: String, at date: Date) {
+        self.init(
+            id: id, payerID: order.payer, payeeID: order.payee, amountMinor: order.amountMinor,
+            currency: order.currency, refundedMinor: 0, memo: order.memo, createdAt: LedgerBook.wholeSeconds(date))
+    }
+}
+
+extension RefundRecord {
+    /// The record of a refund just made, in the charge's currency, dated in whole seconds.
+    init(_ order: RefundOrder, id: String, currency: String, at date: Date) {
+        self.init(
+            id: id, chargeID: order.chargeID, amountMinor: order.amountMinor, currency: currency,
+            createdAt: LedgerBook.wholeSeconds(date))
     }
 }

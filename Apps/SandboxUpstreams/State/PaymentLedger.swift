@@ -22,23 +22,40 @@ enum IdempotentOutcome: Sendable, Equatable {
     case keyInUse
 }
 
-/// The payment domain's state: a ``LedgerBook`` and the answers kept per idempotency key.
+/// A money-moving request as the ledger sees it: its idempotency key and what it asks.
+struct IdempotentRequest: Sendable {
+    /// Where the key is kept: the signing tag and the payer, so that one payer's key never meets
+    /// another's.
+    var scope: String
+    /// The `Idempotency-Key`.
+    var key: String
+    /// The SHA-256 of the method, path and canonical JSON body: a repeat with another is refused.
+    var fingerprint: [UInt8]
+    /// The order, or the problem that refused the request before it reached the books (kept
+    /// with its key like any other answer).
+    var order: Result<LedgerOrder, Problem>
+}
+
+/// The payment domain's state: wallets, charges and refunds, and the answers kept per
+/// idempotency key.
 ///
-/// ``perform(scope:key:fingerprint:now:_:)`` runs an operation and stores its answer in one
-/// atomic step, so money never moves without the answer being kept, and a repeat with the
-/// same key never moves it again. Implement it to back the sandbox with another store (one
-/// transaction per call); ``InMemoryPaymentLedger`` is the default.
+/// ``perform(_:now:render:)`` runs an order and stores its answer in one atomic step, so money
+/// never moves without the answer being kept, and a repeat with the same key never moves it
+/// again. ``InMemoryPaymentLedger`` is the default; ``RedisPaymentLedger`` shares the books
+/// between sandbox sets. Implement it for another store: every method may wait on the store,
+/// and one that cannot reach it throws ``LedgerStoreError``, answered with 503.
 protocol PaymentLedger: Sendable {
-    /// Reads the books.
-    func read<T: Sendable>(_ body: (LedgerBook) -> T) -> T
-    /// Runs `operation` once per (`scope`, `key`): a first call runs it and keeps its answer
-    /// (unless 5xx) with `fingerprint`; a repeat gets the kept answer when the fingerprint is
-    /// the same, ``IdempotentOutcome/keyReused`` when not.
+    /// The user's wallet, or `nil`.
+    func wallet(_ user: String) async throws(LedgerStoreError) -> WalletRecord?
+    /// The charge with this id, or `nil`.
+    func charge(_ id: String) async throws(LedgerStoreError) -> ChargeRecord?
+    /// Runs the request's order once per (`scope`, `key`): a first call runs it, renders its
+    /// outcome with `render` and keeps the answer (unless 5xx) with the fingerprint; a repeat
+    /// gets the kept answer when the fingerprint is the same, ``IdempotentOutcome/keyReused``
+    /// when not, and ``IdempotentOutcome/keyInUse`` while the first is still running.
     func perform(
-        scope: String,
-        key: String,
-        fingerprint: [UInt8],
+        _ request: IdempotentRequest,
         now: Date,
-        _ operation: (inout LedgerBook) -> StoredAnswer
-    ) -> IdempotentOutcome
+        render: (Result<LedgerEntry, Problem>) -> StoredAnswer
+    ) async throws(LedgerStoreError) -> IdempotentOutcome
 }

@@ -12,7 +12,9 @@ struct SandboxState: Sendable {
     /// - Parameters:
     ///   - now: The start time; seeded posts are dated before it, tokens expire after it.
     ///   - tokenLifetime: How long the seeded tokens stay active.
-    static func seeded(now: Date, tokenLifetime: Duration) -> SandboxState {
+    ///   - ledger: The payment ledger, seeded by its maker; a seeded ``InMemoryPaymentLedger``
+    ///     unless given.
+    static func seeded(now: Date, tokenLifetime: Duration, ledger: (any PaymentLedger)? = nil) -> SandboxState {
         let users = InMemoryUserDirectory()
         let expiresAt = Date(
             timeIntervalSince1970: (now.timeIntervalSince1970 + Double(tokenLifetime.components.seconds)).rounded(.down)
@@ -31,11 +33,6 @@ struct SandboxState: Sendable {
                 authorID: seed.author, text: seed.text, attachments: [], at: now.addingTimeInterval(-age))
             for liker in seed.likedBy { _ = posts.like(post: post.id, by: liker) }
         }
-        var book = LedgerBook()
-        for wallet in SandboxSeed.wallets {
-            book.wallets[wallet.user] = WalletRecord(
-                userID: wallet.user, balanceMinor: wallet.balanceMinor, currency: wallet.currency)
-        }
-        return SandboxState(users: users, posts: posts, ledger: InMemoryPaymentLedger(book: book))
+        return SandboxState(users: users, posts: posts, ledger: ledger ?? InMemoryPaymentLedger(book: .seeded))
     }
 }

@@ -50,6 +50,8 @@ struct ProblemCode: Hashable, Sendable {
     static let rateLimited = ProblemCode(name: "rate_limited", status: 429, title: "Rate limited")
     static let internalError = ProblemCode(name: "internal_error", status: 500, title: "Internal error")
     static let unavailable = ProblemCode(name: "unavailable", status: 503, title: "Service unavailable")
+    /// A store the answer needs (the payment ledger's Redis) cannot be reached; the detail names it.
+    static let storeUnavailable = ProblemCode(name: "store_unavailable", status: 503, title: "Store unavailable")
     static let replayStoreUnavailable = ProblemCode(
         name: "replay_store_unavailable", status: 503, title: "Replay store unavailable")
 }

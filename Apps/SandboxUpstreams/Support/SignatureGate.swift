@@ -6,27 +6,54 @@ import ServiceCore
 /// Verifies the RFC 9421 signature of every request an upstream receives, with a key ring that
 /// holds only its module's keys, and turns a failure into the contract's 401 problem.
 struct SignatureGate: Sendable {
-    /// The verifiers in turn: the module's keys, the default required components (`@method`,
-    /// `@authority`, `@path`, `@query`, and `content-digest` for bodies), 300 s maximum age,
-    /// 30 s skew, nonces remembered; ``trust(_:)`` replaces the keys.
+    /// The verifier's checks: the default required components (`@method`, `@authority`,
+    /// `@path`, `@query`, and `content-digest` for bodies), 30 s of clock skew, and a maximum
+    /// age of twice the skew, which is also how long the daemon's signatures live: a signer
+    /// whose clock is a skew behind still gets through, and the replay window (91 s) is as
+    /// short as that allows.
+    static let verifierConfiguration = SignatureVerifier.Configuration(
+        maximumAge: .seconds(60), allowedClockSkew: .seconds(30))
+
+    /// The verifiers in use: the module's keys with ``verifierConfiguration`` and the replay
+    /// guard, and the same with the upstream's own nonces for reads while a shared replay store
+    /// cannot be asked; ``verifier(trusting:)`` and ``SwappableVerifier/install(_:)`` replace
+    /// the keys of both.
     let verifiers: SwappableVerifier
+    /// Where failed checks of the replay store are counted.
+    let metrics: SandboxMetrics?
 
     /// The verifier in use now.
-    var verifier: SignatureVerifier { verifiers.verifier }
+    var verifier: SignatureVerifier { verifiers.current.main }
 
     /// Creates a gate for one module's key.
-    init(key: SigningKey, replayGuard: any ReplayGuard = InMemoryReplayGuard(), clock: @escaping @Sendable () -> Date)
-        throws(SigningError)
-    {
-        verifiers = SwappableVerifier(
-            SignatureVerifier(keyRing: try KeyRing([key]), replayGuard: replayGuard, clock: clock), clock: clock)
+    /// - Parameters:
+    ///   - replayGuard: Where nonces are remembered.
+    ///   - outageGuard: For a shared `replayGuard` (Redis), the upstream's own guard that reads
+    ///     are checked against while the shared one cannot be asked, so reads go on during an
+    ///     outage; writes are refused then (503 `replay_store_unavailable`).
+    init(
+        key: SigningKey,
+        replayGuard: any ReplayGuard = InMemoryReplayGuard(),
+        outageGuard: InMemoryReplayGuard? = nil,
+        metrics: SandboxMetrics? = nil,
+        clock: @escaping @Sendable () -> Date
+    ) throws(SigningError) {
+        let keyRing = try KeyRing([key])
+        let main = SignatureVerifier(
+            keyRing: keyRing, configuration: Self.verifierConfiguration, replayGuard: replayGuard, clock: clock)
+        let outage = outageGuard.map {
+            SignatureVerifier(
+                keyRing: keyRing, configuration: Self.verifierConfiguration, replayGuard: $0, clock: clock)
+        }
+        verifiers = SwappableVerifier(SwappableVerifier.Verifiers(main: main, outage: outage), clock: clock)
+        self.metrics = metrics
     }
 
-    /// A verifier trusting exactly `keys`, with this gate's settings and replay guard, for
+    /// Verifiers trusting exactly `keys`, with this gate's settings and replay guards, for
     /// ``SwappableVerifier/install(_:)``.
     /// - Throws: ``SigningError`` when the keys cannot form a key ring (two with one id).
-    func verifier(trusting keys: [SigningKey]) throws(SigningError) -> SignatureVerifier {
-        verifiers.verifier(trusting: try KeyRing(keys))
+    func verifier(trusting keys: [SigningKey]) throws(SigningError) -> SwappableVerifier.Verifiers {
+        verifiers.verifiers(trusting: try KeyRing(keys))
     }
 
     /// The message as the verifier sees it: method, scheme `http`, the raw target, the `Host`
@@ -45,12 +72,32 @@ struct SignatureGate: Sendable {
         } catch {
             return Problem(.signatureInvalid, "the request cannot be verified: \(error.message)")
         }
+        let current = verifiers.current
         do {
-            _ = try await verifiers.verify(message)
+            _ = try await current.main.verify(message)
             return nil
         } catch {
-            return Self.problem(for: error)
+            guard error.code == .replayStoreUnavailable else { return Self.problem(for: error) }
+            metrics?.countReplayRedisError()
+            // A replayed read changes nothing; a replayed write could, so writes fail closed.
+            guard let outageVerifier = current.outage, Self.isRead(request) else {
+                return Self.problem(for: error)
+            }
+            do {
+                _ = try await outageVerifier.verify(message)
+                return nil
+            } catch {
+                return Self.problem(for: error)
+            }
         }
+    }
+
+    /// Whether a request only reads: `GET`, `HEAD`, and token introspection (`POST
+    /// /v1/sessions/introspect`, the contract's one read sent as a POST, which the daemon sends
+    /// for every request while its token cache is out).
+    static func isRead(_ request: ServerRequest) -> Bool {
+        request.method == "GET" || request.method == "HEAD"
+            || (request.method == "POST" && request.path == "/v1/sessions/introspect")
     }
 
     /// The problem for a verifier failure (`docs/upstreams.md` section 1.3); the detail is the

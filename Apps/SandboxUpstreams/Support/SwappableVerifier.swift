@@ -2,56 +2,62 @@ import Foundation
 import RequestSigning
 import Synchronization
 
-/// A signature verifier whose trusted keys can be replaced while requests are being verified:
-/// each verification reads the verifier in use with one atomic load, and a replacement keeps
-/// the checks' settings, the clock and the replay guard (the same object, so a nonce seen
-/// before the swap is still refused after it).
+/// An upstream's signature verifiers, whose trusted keys can be replaced while requests are
+/// being verified: each verification reads the verifiers in use with one atomic load, and a
+/// replacement keeps the checks' settings, the clock and the replay guards (the same objects, so
+/// a nonce seen before the swap is still refused after it).
 ///
 /// Every verifier installed stays allocated for the life of the upstream: a request may hold
 /// the address it loaded just before a swap, and key rings are replaced rarely (a signal).
 final class SwappableVerifier: Sendable {
+    /// The verifiers of one key ring: the main one, and the one with the upstream's own nonces
+    /// for reads during a shared replay store's outage (`nil` without a shared store).
+    struct Verifiers: Sendable {
+        var main: SignatureVerifier
+        var outage: SignatureVerifier?
+    }
+
     private final class Box: Sendable {
-        let verifier: SignatureVerifier
-        init(_ verifier: SignatureVerifier) { self.verifier = verifier }
+        let verifiers: Verifiers
+        init(_ verifiers: Verifiers) { self.verifiers = verifiers }
     }
 
     /// The address of the box in use (an `Unmanaged` opaque pointer's bits).
-    private let current: Atomic<UInt>
+    private let currentAddress: Atomic<UInt>
     private let installed: Mutex<[Box]>
     private let clock: @Sendable () -> Date
 
-    init(_ verifier: SignatureVerifier, clock: @escaping @Sendable () -> Date) {
-        let box = Box(verifier)
-        current = Atomic(Self.address(of: box))
+    init(_ verifiers: Verifiers, clock: @escaping @Sendable () -> Date) {
+        let box = Box(verifiers)
+        currentAddress = Atomic(Self.address(of: box))
         installed = Mutex([box])
         self.clock = clock
     }
 
-    /// The verifier in use now.
-    var verifier: SignatureVerifier { box.verifier }
+    /// The verifiers in use now.
+    var current: Verifiers { box.verifiers }
 
-    /// Verifies with the verifier in use now.
-    func verify(_ message: SignableMessage) async throws(SignatureVerificationError) -> VerifiedSignature {
-        try await box.verifier.verify(message)
+    /// Verifiers trusting `keyRing`, with the settings, clock and replay guards of the ones in
+    /// use; ``install(_:)`` makes them current.
+    func verifiers(trusting keyRing: KeyRing) -> Verifiers {
+        let now = box.verifiers
+        func rebuilt(_ verifier: SignatureVerifier) -> SignatureVerifier {
+            SignatureVerifier(
+                keyRing: keyRing, configuration: verifier.configuration, replayGuard: verifier.replayGuard,
+                clock: clock)
+        }
+        return Verifiers(main: rebuilt(now.main), outage: now.outage.map(rebuilt))
     }
 
-    /// A verifier trusting `keyRing`, with the settings, clock and replay guard of the one in
-    /// use; ``install(_:)`` makes it current.
-    func verifier(trusting keyRing: KeyRing) -> SignatureVerifier {
-        let now = box.verifier
-        return SignatureVerifier(
-            keyRing: keyRing, configuration: now.configuration, replayGuard: now.replayGuard, clock: clock)
-    }
-
-    /// Makes `verifier` the one used from the next verification on.
-    func install(_ verifier: SignatureVerifier) {
-        let box = Box(verifier)
+    /// Makes `verifiers` the ones used from the next verification on.
+    func install(_ verifiers: Verifiers) {
+        let box = Box(verifiers)
         installed.withLock { $0.append(box) }
-        current.store(Self.address(of: box), ordering: .releasing)
+        currentAddress.store(Self.address(of: box), ordering: .releasing)
     }
 
     private var box: Box {
-        let address = current.load(ordering: .acquiring)
+        let address = currentAddress.load(ordering: .acquiring)
         guard let pointer = UnsafeRawPointer(bitPattern: address) else {
             preconditionFailure("the verifier's address is null")
         }

@@ -4,7 +4,8 @@ import HTTPServer
 import HTTPTypes
 import ServiceCore
 
-/// Answers one upstream's requests: signature first, then the access token when the upstream
+/// Answers one upstream's requests: `GET /metrics` before anything (no signature), then the
+/// signature, then the access token when the upstream
 /// requires one, then injected faults, then the routes; every problem carries a contract code,
 /// and `X-Request-ID` is echoed.
 struct UpstreamHandler: Sendable {
@@ -15,11 +16,19 @@ struct UpstreamHandler: Sendable {
     let faults: FaultInjector
     let router: Router
     let logger: Logger
+    /// The Prometheus text of `GET /metrics`; `nil` for the token endpoint, which has none.
+    let metrics: (@Sendable () -> String)?
     /// The access-token check of a hand-written upstream: required when the issuer says so.
     var tokens: (issuer: TokenIssuer, service: SandboxService)? = nil
 
     /// Answers a request.
     func handle(_ request: ServerRequest) async -> ServerResponse {
+        // Scrapers cannot sign; the figures are cheap to read and hold no secret.
+        if let metrics, request.path == "/metrics", request.method == "GET" {
+            return ServerResponse(
+                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                body: Data(metrics().utf8))
+        }
         let requestID = request.headers["X-Request-ID"].flatMap { Self.isEchoable($0) ? $0 : nil }
         var response: ServerResponse
         if let gate, let problem = await gate.check(request) {
