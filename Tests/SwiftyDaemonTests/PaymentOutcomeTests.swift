@@ -144,7 +144,9 @@ struct PaymentOutcomeTests {
         #expect(UnknownOutcome.isUnknown(failure(.transport, transport: .connectionClosed)))
         #expect(!UnknownOutcome.isUnknown(failure(.transport, transport: .connectionFailed)))
         #expect(UnknownOutcome.isUnknown(failure(.unacceptableStatus, status: 500)))
-        #expect(UnknownOutcome.isUnknown(failure(.unacceptableStatus, status: 503)))
+        #expect(UnknownOutcome.isUnknown(failure(.unacceptableStatus, status: 502)))
+        // A 503 refuses the request before carrying it out (the upstream contract).
+        #expect(!UnknownOutcome.isUnknown(failure(.unacceptableStatus, status: 503)))
         #expect(!UnknownOutcome.isUnknown(failure(.unacceptableStatus, status: 422)))
         var replayed = failure(.unacceptableStatus, status: 401)
         replayed.envelope = ProblemDetails(status: 401, detail: "replayed", code: "signature_replayed")

@@ -8,8 +8,10 @@ import ServiceCore
 /// answer was lost: a timeout or deadline after sending, a connection closed or reset after
 /// sending, a 5xx answer, an answer that could not be read, a resend refused as a replay of the
 /// first copy. A refused connection, a call the
-/// daemon never sent (open breaker, concurrency limit, credentials) and the upstream's 4xx
-/// answers are known outcomes and keep their usual problem.
+/// daemon never sent (open breaker, concurrency limit, credentials), the upstream's 4xx answers
+/// and its 503 answers (by the upstream contract, a 503 refuses the request before carrying it
+/// out: a store or replay store that cannot be reached, an overload) are known outcomes and keep
+/// their usual problem.
 enum UnknownOutcome {
     /// The `code` member of the problem.
     static let code = "payment_outcome_unknown"
@@ -31,7 +33,7 @@ enum UnknownOutcome {
             // A resend of the very signed request refused as a replay: its first copy reached the
             // upstream, and what became of it is unknown.
             let replayed = status == 401 && error.envelope(as: ProblemDetails.self)?.code == "signature_replayed"
-            return status >= 500 || replayed
+            return (status >= 500 && status != 503) || replayed
         default:
             return false
         }
