@@ -94,14 +94,13 @@ public final class SandboxUpstreams: Sendable {
         let now = Date()
         let clock: @Sendable () -> Date = { Date() }
         let metrics = SandboxMetrics()
-        let redis: SandboxRedis? =
-            if let redisConfiguration = configuration.redis {
-                try await SandboxRedis.start(
-                    redisConfiguration, keyPrefix: configuration.redisKeyPrefix,
-                    threadCount: configuration.threadCount, metrics: metrics)
-            } else {
-                nil
-            }
+        var connected: SandboxRedis?
+        if let redisConfiguration = configuration.redis {
+            connected = try await SandboxRedis.start(
+                redisConfiguration, keyPrefix: configuration.redisKeyPrefix,
+                threadCount: configuration.threadCount, metrics: metrics)
+        }
+        let redis = connected
         let state = SandboxState.seeded(now: now, tokenLifetime: configuration.tokenLifetime, ledger: redis?.ledger)
         let issuer = TokenIssuer(
             clients: configuration.tokenClients, lifetime: configuration.accessTokenLifetime,
@@ -113,23 +112,19 @@ public final class SandboxUpstreams: Sendable {
             let injector = FaultInjector(
                 settings: configuration.faults[service] ?? .none,
                 seed: configuration.faultSeed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-            let started = Result { () throws(SandboxError) -> (HTTPServer, SignatureGate) in
-                let (server, gate) = try makeServer(
+            do throws(SandboxError) {
+                let made = try makeServer(
                     service, key: keys[service], state: state, injector: injector, issuer: issuer,
                     redis: redis, metrics: metrics, configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
-                    try server.start()
+                    try made.server.start()
                 } catch {
                     throw SandboxError(.startFailed, service: service, error.message)
                 }
-                return (server, gate)
-            }
-            switch started {
-            case .success(let (server, gate)):
-                servers[service] = server
-                gates[service] = gate
+                servers[service] = made.server
+                gates[service] = made.gate
                 injectors[service] = injector
-            case .failure(let error):
+            } catch {
                 for running in servers.values { await running.shutdown(gracePeriod: .zero) }
                 await redis?.stop()
                 throw error
@@ -140,7 +135,7 @@ public final class SandboxUpstreams: Sendable {
             let injector = FaultInjector(
                 settings: upstream.faults,
                 seed: configuration.faultSeed &+ UInt64(SandboxService.allCases.count + index) &* 0x9E37_79B9_7F4A_7C15)
-            let started = Result { () throws(SandboxError) -> HTTPServer in
+            do throws(SandboxError) {
                 guard scriptedServers[upstream.module] == nil else {
                     throw SandboxError(.invalidConfiguration, "two scripted upstreams for \(upstream.module)")
                 }
@@ -153,12 +148,8 @@ public final class SandboxUpstreams: Sendable {
                 } catch {
                     throw SandboxError(.startFailed, "the \(upstream.module) upstream: \(error.message)")
                 }
-                return server
-            }
-            switch started {
-            case .success(let server):
                 scriptedServers[upstream.module] = (server, injector)
-            case .failure(let error):
+            } catch {
                 for running in servers.values { await running.shutdown(gracePeriod: .zero) }
                 for running in scriptedServers.values { await running.server.shutdown(gracePeriod: .zero) }
                 await redis?.stop()
