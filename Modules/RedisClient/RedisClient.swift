@@ -127,7 +127,8 @@ public final class RedisClient: Sendable {
             : "a pipeline of \(commands.count) commands (\(RedisCommandEncoder.name(of: commands[0])), ...)"
         let request = RedisRequest(
             bytes: bytes, replyCount: commands.count, summary: summary,
-            timeout: timeout ?? configuration.commandTimeout)
+            timeout: timeout ?? configuration.commandTimeout,
+            exclusive: commands.contains(where: RedisCommandEncoder.isBlocking))
         if Task.isCancelled { throw RedisError(.cancelled, "\(summary) was cancelled before it was sent") }
         let current = eventLoops.loopOfCaller
         let loop = current ?? eventLoops.next()
