@@ -116,20 +116,14 @@ public final class RedisClient: Sendable {
     // MARK: - Running a call
 
     private func perform(_ commands: [[RedisArgument]], timeout: Duration?) async throws -> [RedisValue] {
-        var bytes: [UInt8] = []
-        for command in commands {
-            guard !command.isEmpty else { throw RedisError(.invalidArgument, "a command needs at least its name") }
-            RedisCommandEncoder.append(command, to: &bytes)
+        for command in commands where command.isEmpty {
+            throw RedisError(.invalidArgument, "a command needs at least its name")
         }
-        let summary =
-            commands.count == 1
-            ? RedisCommandEncoder.name(of: commands[0])
-            : "a pipeline of \(commands.count) commands (\(RedisCommandEncoder.name(of: commands[0])), ...)"
+        // Encoded by the pool, straight into its connection's output.
         let request = RedisRequest(
-            bytes: bytes, replyCount: commands.count, summary: summary,
-            timeout: timeout ?? configuration.commandTimeout,
+            commands: commands, timeout: timeout ?? configuration.commandTimeout,
             exclusive: commands.contains(where: RedisCommandEncoder.isBlocking))
-        if Task.isCancelled { throw RedisError(.cancelled, "\(summary) was cancelled before it was sent") }
+        if Task.isCancelled { throw RedisError(.cancelled, "\(request.summary) was cancelled before it was sent") }
         let current = eventLoops.loopOfCaller
         let loop = current ?? eventLoops.next()
         let pools = self.pools
@@ -145,7 +139,7 @@ public final class RedisClient: Sendable {
                 } else if !loop.execute({ Self.submit(request, to: loop, pools: pools) }) {
                     request.continuation = nil
                     continuation.resume(
-                        throwing: RedisError(.shutDown, "the event loops stopped before \(summary)"))
+                        throwing: RedisError(.shutDown, "the event loops stopped before \(request.summary)"))
                 }
             }
         } onCancel: {

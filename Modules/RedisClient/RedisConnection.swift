@@ -62,14 +62,15 @@ final class RedisConnection {
     /// The oldest call in flight.
     var oldest: RedisRequest? { inFlightHead < inFlight.count ? inFlight[inFlightHead] : nil }
 
-    /// Appends a call's bytes to the output and records it as in flight.
+    /// Appends a call's commands to the output and records it as in flight.
     func enqueue(_ request: RedisRequest) {
         if written > 0, written == output.count {
             output.removeAll(keepingCapacity: true)
             written = 0
         }
-        output.append(contentsOf: request.bytes)
-        totalQueued += request.bytes.count
+        let start = output.count
+        for command in request.commands { RedisCommandEncoder.append(command, to: &output) }
+        totalQueued += output.count - start
         request.endOffset = totalQueued
         request.repliesMark = repliesReceived
         inFlight.append(request)

@@ -33,8 +33,13 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     private var connections: [Int32: RedisConnection] = [:]
     /// The connections open for calls, in the order they opened.
     private var openConnections: [RedisConnection] = []
+    /// The calls not finished, by deadline, and the one timer set for the earliest.
+    private var deadlines = RedisDeadlines()
+    private var timer: IOTimerID?
+    private var timerDeadline: ContinuousClock.Instant = .now
     /// Connections with calls to write at the end of the turn.
     private var toFlush: [RedisConnection] = []
+    private var flushing: [RedisConnection] = []
     /// Calls waiting for a connection, oldest first from `waitersHead`.
     private var waiters: [RedisRequest] = []
     private var waitersHead = 0
@@ -96,11 +101,9 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             return
         }
         request.pool = self
-        request.timer = loop.schedule(at: .now + request.timeout) { [weak self, weak request] in
-            guard let self, let request else { return }
-            request.timer = nil
-            self.timedOut(request)
-        }
+        request.deadline = .now + request.timeout
+        deadlines.insert(request)
+        if deadlines.earliest === request { armTimer() }
         // Behind earlier waiters, so that calls keep their order.
         if waiterCount == 0, place(request) { return }
         guard waiterCount < max(1, configuration.maximumWaitersPerLoop) else {
@@ -155,12 +158,13 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
 
     /// Writes the connections that were given calls since the last flush.
     private func flush() {
-        let connections = toFlush
-        toFlush.removeAll(keepingCapacity: true)
-        for connection in connections {
+        // The two arrays trade places, so neither is copied and both keep their capacity.
+        swap(&toFlush, &flushing)
+        for connection in flushing {
             connection.flushQueued = false
             if connection.state == .open, connection.hasOutput { write(connection) }
         }
+        flushing.removeAll(keepingCapacity: true)
     }
 
     /// The commands one connection carries before another is opened (when the bound allows).
@@ -180,6 +184,32 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             _ = takeWaiter()
         }
         if waiterCount > 0 { replenish() }
+    }
+
+    /// Sets the pool's one timer to the earliest deadline, unless it is already set no later.
+    /// A timer left set for a call that finished early fires for nothing and is set again.
+    private func armTimer() {
+        guard let deadline = deadlines.earliest?.deadline else { return }
+        if let timer {
+            if timerDeadline <= deadline { return }
+            loop.cancelTimer(timer)
+        }
+        timerDeadline = deadline
+        timer = loop.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            self.timer = nil
+            self.expireCalls()
+        }
+    }
+
+    /// Fails the calls whose deadline has passed, earliest first, then sets the timer again.
+    private func expireCalls() {
+        let now = ContinuousClock.now
+        while let request = deadlines.earliest, request.deadline <= now {
+            deadlines.remove(request)
+            timedOut(request)
+        }
+        armTimer()
     }
 
     /// Fails a call whose task was cancelled (loop thread).
@@ -232,8 +262,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     private func finish(_ request: RedisRequest, with result: Result<[RedisValue], RedisError>) {
         guard let continuation = request.continuation else { return }
         request.continuation = nil
-        if let timer = request.timer { loop.cancelTimer(timer) }
-        request.timer = nil
+        deadlines.remove(request)
         switch result {
         case .success(let replies): continuation.resume(returning: replies)
         case .failure(let error): continuation.resume(throwing: error)
@@ -644,6 +673,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         waiters = []
         waitersHead = 0
         openConnections = []
+        if let timer { loop.cancelTimer(timer) }
+        timer = nil
         onClose()
     }
 }
