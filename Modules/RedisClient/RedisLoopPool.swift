@@ -467,6 +467,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         connection.state = .open
         connection.output = []
         connection.written = 0
+        // The handshake's bytes are not counted: offsets are those of the calls' commands.
+        connection.totalWritten = 0
         openConnections.append(connection)
         watch(connection, for: .readable)
         placeWaiters()

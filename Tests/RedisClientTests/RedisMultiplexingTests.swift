@@ -57,6 +57,32 @@ import Testing
         }
     }
 
+    @Test func aConnectionCarriesAtMostItsBoundAndCallsBeyondItWait() async throws {
+        try await RedisServer.with { server throws in
+            try await withClient(
+                server, loopCount: 1,
+                configure: {
+                    $0.maximumConnectionsPerLoop = 1
+                    $0.maximumPipelinedCommandsPerConnection = 4
+                    $0.maximumWaitersPerLoop = 2
+                }
+            ) { client throws in
+                #expect(try await client.send(["PING"]) == .simpleString("PONG"))
+                try await pause(server, milliseconds: 400)
+                // 4 in flight on the connection and 2 waiting for room: the next finds no place.
+                let calls = (0..<6).map { index in
+                    Task { try await client.send(["ECHO", RedisArgument("bounded-\(index)")]) }
+                }
+                try await Task.sleep(for: .milliseconds(100))
+                let refused = await redisError { try await client.send(["ECHO", "one too many"]) }
+                #expect(refused?.code == .poolExhausted)
+                for (index, call) in calls.enumerated() {
+                    #expect(try await call.value == .bulk("bounded-\(index)"))
+                }
+            }
+        }
+    }
+
     @Test func aTimedOutCallLeavesItsConnectionInStep() async throws {
         try await RedisServer.with { server throws in
             try await withClient(server, loopCount: 1, configure: oneConnection) { client throws in
