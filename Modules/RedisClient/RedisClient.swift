@@ -3,6 +3,10 @@ public import EventLoops
 /// A Redis client on the project's event loops: commands in argv form, pipelines, Lua scripts by
 /// SHA-1, a bounded pool per loop, reconnection with backoff, timeouts from loop timers.
 ///
+/// Concurrent calls share connections: each is written as it comes, without waiting for the
+/// replies to earlier ones, and replies are matched to calls in order (see
+/// ``RedisConfiguration/maximumPipelinedCommandsPerConnection``).
+///
 /// Replies are read by hiredis's RESP reader over non-blocking sockets of the client's own,
 /// watched by the loops of the `EventLoopGroup` it is given; no thread waits on a call. A call
 /// made on one of those loops (a request handler of an `HTTPServer` on the same group) runs on
@@ -68,10 +72,12 @@ public final class RedisClient: Sendable {
         try await send(command.map { RedisArgument($0) }, timeout: timeout)
     }
 
-    /// Sends commands in one batch on one connection and returns their replies in order.
+    /// Sends commands together on one connection, with no other call's command between them,
+    /// and returns their replies in order.
     ///
     /// An error reply stays in its place as ``RedisValue/error(_:)``: the other commands ran.
-    /// Not a transaction: wrap the commands in `MULTI` and `EXEC` for that.
+    /// Not a transaction: wrap the commands in `MULTI` and `EXEC` for that, in the same pipeline
+    /// (calls share connections, so separate calls may have others' commands between them).
     /// - Parameters:
     ///   - commands: The commands, each a name and its arguments.
     ///   - timeout: How long the whole batch may take; ``RedisConfiguration/commandTimeout`` by
@@ -116,19 +122,14 @@ public final class RedisClient: Sendable {
     // MARK: - Running a call
 
     private func perform(_ commands: [[RedisArgument]], timeout: Duration?) async throws -> [RedisValue] {
-        var bytes: [UInt8] = []
-        for command in commands {
-            guard !command.isEmpty else { throw RedisError(.invalidArgument, "a command needs at least its name") }
-            RedisCommandEncoder.append(command, to: &bytes)
+        for command in commands where command.isEmpty {
+            throw RedisError(.invalidArgument, "a command needs at least its name")
         }
-        let summary =
-            commands.count == 1
-            ? RedisCommandEncoder.name(of: commands[0])
-            : "a pipeline of \(commands.count) commands (\(RedisCommandEncoder.name(of: commands[0])), ...)"
+        // Encoded by the pool, straight into its connection's output.
         let request = RedisRequest(
-            bytes: bytes, replyCount: commands.count, summary: summary,
-            timeout: timeout ?? configuration.commandTimeout)
-        if Task.isCancelled { throw RedisError(.cancelled, "\(summary) was cancelled before it was sent") }
+            commands: commands, timeout: timeout ?? configuration.commandTimeout,
+            exclusive: commands.contains(where: RedisCommandEncoder.isBlocking))
+        if Task.isCancelled { throw RedisError(.cancelled, "\(request.summary) was cancelled before it was sent") }
         let current = eventLoops.loopOfCaller
         let loop = current ?? eventLoops.next()
         let pools = self.pools
@@ -144,7 +145,7 @@ public final class RedisClient: Sendable {
                 } else if !loop.execute({ Self.submit(request, to: loop, pools: pools) }) {
                     request.continuation = nil
                     continuation.resume(
-                        throwing: RedisError(.shutDown, "the event loops stopped before \(summary)"))
+                        throwing: RedisError(.shutDown, "the event loops stopped before \(request.summary)"))
                 }
             }
         } onCancel: {

@@ -25,4 +25,25 @@ enum RedisCommandEncoder {
         let printable = first.bytes.prefix(32).allSatisfy { $0 >= 0x21 && $0 < 0x7F }
         return printable ? String(decoding: first.bytes.prefix(32), as: UTF8.self).uppercased() : "(binary command)"
     }
+
+    /// Commands that block the connection until data comes or their own timeout ends.
+    private static let blockingNames: Set<String> = [
+        "BLPOP", "BRPOP", "BRPOPLPUSH", "BLMOVE", "BLMPOP", "BZPOPMIN", "BZPOPMAX", "BZMPOP", "WAIT", "WAITAOF",
+    ]
+
+    /// Whether a command blocks its connection (`BLPOP`, `XREAD ... BLOCK`, `WAIT`, ...): calls
+    /// queued behind it on a shared connection would wait for as long as it does.
+    static func isBlocking(_ arguments: [RedisArgument]) -> Bool {
+        guard let first = arguments.first?.bytes.first else { return false }
+        switch first | 0x20 {
+        case UInt8(ascii: "b"), UInt8(ascii: "w"):
+            return blockingNames.contains(name(of: arguments))
+        case UInt8(ascii: "x"):
+            let command = name(of: arguments)
+            guard command == "XREAD" || command == "XREADGROUP" else { return false }
+            return arguments.dropFirst().contains { Array($0.bytes.map { $0 & 0xDF }) == Array("BLOCK".utf8) }
+        default:
+            return false
+        }
+    }
 }

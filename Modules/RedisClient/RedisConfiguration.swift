@@ -61,8 +61,13 @@ public struct RedisConfiguration: Sendable {
     /// unless it gives its own; 2 s by default.
     public var commandTimeout: Duration
     /// The most connections each event loop keeps (so the client opens at most this many times
-    /// the group's loop count); 4 by default, and at least 1.
+    /// the group's loop count); 4 by default, and at least 1. Calls share connections, so more
+    /// are opened only while the open ones each carry several commands.
     public var maximumConnectionsPerLoop: Int
+    /// The most commands one connection carries at once, written without waiting for the
+    /// replies of those before them (a pipeline larger than this is sent alone); 128 by default,
+    /// and at least 1. Calls beyond it wait for room or for another connection.
+    public var maximumPipelinedCommandsPerConnection: Int
     /// The most calls that may wait for a connection on each loop; one more fails at once with
     /// ``RedisError/Code/poolExhausted``. 1024 by default, and at least 1.
     public var maximumWaitersPerLoop: Int
@@ -73,7 +78,8 @@ public struct RedisConfiguration: Sendable {
     public init(
         endpoint: Endpoint = .tcp(host: "127.0.0.1", port: 6379), credentials: RedisCredentials? = nil,
         database: Int = 0, connectTimeout: Duration = .seconds(2), commandTimeout: Duration = .seconds(2),
-        maximumConnectionsPerLoop: Int = 4, maximumWaitersPerLoop: Int = 1024, reconnectBackoff: Backoff = Backoff()
+        maximumConnectionsPerLoop: Int = 4, maximumPipelinedCommandsPerConnection: Int = 128,
+        maximumWaitersPerLoop: Int = 1024, reconnectBackoff: Backoff = Backoff()
     ) {
         self.endpoint = endpoint
         self.credentials = credentials
@@ -81,6 +87,7 @@ public struct RedisConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
         self.maximumConnectionsPerLoop = maximumConnectionsPerLoop
+        self.maximumPipelinedCommandsPerConnection = maximumPipelinedCommandsPerConnection
         self.maximumWaitersPerLoop = maximumWaitersPerLoop
         self.reconnectBackoff = reconnectBackoff
     }

@@ -1,7 +1,9 @@
 import EventLoops
 
-/// One socket to Redis in a ``RedisLoopPool``, with its reply reader and the call it carries.
+/// One socket to Redis in a ``RedisLoopPool``, with its reply reader and the calls it carries.
 ///
+/// Calls share it: each is appended to the output as it comes, without waiting for earlier
+/// replies, and Redis answers in order, so replies go to `inFlight` strictly first to last.
 /// Owned by its pool and touched only on the pool's loop thread.
 final class RedisConnection {
     /// Where a connection is in its life.
@@ -10,10 +12,8 @@ final class RedisConnection {
         case connecting
         /// `AUTH` and `SELECT` are in flight.
         case handshaking
-        /// In the pool, waiting for a call (watched, so a close by Redis is noticed).
-        case idle
-        /// Carrying a call.
-        case busy
+        /// Open for calls (watched, so a close by Redis is noticed even with nothing in flight).
+        case open
         /// Closed; the descriptor is gone.
         case closed
     }
@@ -23,14 +23,28 @@ final class RedisConnection {
     var state: State = .connecting
     /// What the loop watches the socket for, if anything.
     var watched: IOInterest?
-    /// The bytes being written and how many are out.
+    /// The bytes to write and how many of them are out.
     var output: [UInt8] = []
     var written = 0
-    /// Replies still to come for what was written, and those received.
-    var expected = 0
-    var replies: [RedisValue] = []
-    /// The call it carries while busy.
-    var request: RedisRequest?
+    /// Bytes written over the connection's life, to tell a reply that came too early.
+    var totalWritten = 0
+    /// Bytes appended over the connection's life.
+    var totalQueued = 0
+    /// Whether a flush of `output` is queued on the loop.
+    var flushQueued = false
+    /// The calls written or being written, oldest first from `inFlightHead`; a call that timed
+    /// out or was cancelled stays (its caller resumed) until its replies are read and dropped.
+    var inFlight: [RedisRequest] = []
+    var inFlightHead = 0
+    /// Replies still to come for the calls in flight.
+    var pendingReplies = 0
+    /// Replies received over the connection's life.
+    var repliesReceived = 0
+    /// Whether it carries a blocking command, alone.
+    var exclusive = false
+    /// The handshake's replies still to come, and those received.
+    var handshakeExpected = 0
+    var handshakeReplies: [RedisValue] = []
     /// The connect timer, while connecting or handshaking.
     var connectTimer: IOTimerID?
 
@@ -39,15 +53,50 @@ final class RedisConnection {
         self.reader = reader
     }
 
-    /// Starts writing `bytes`, answered by `replies` replies.
-    func begin(_ bytes: [UInt8], replies count: Int) {
-        output = bytes
-        written = 0
-        expected = count
-        replies.removeAll(keepingCapacity: true)
-        replies.reserveCapacity(count)
-    }
-
     /// Whether bytes are still to be written.
     var hasOutput: Bool { written < output.count }
+
+    /// How many calls are in flight (those given up included).
+    var callCount: Int { inFlight.count - inFlightHead }
+
+    /// The oldest call in flight.
+    var oldest: RedisRequest? { inFlightHead < inFlight.count ? inFlight[inFlightHead] : nil }
+
+    /// Appends a call's commands to the output and records it as in flight.
+    func enqueue(_ request: RedisRequest) {
+        if written > 0, written == output.count {
+            output.removeAll(keepingCapacity: true)
+            written = 0
+        }
+        let start = output.count
+        for command in request.commands { RedisCommandEncoder.append(command, to: &output) }
+        totalQueued += output.count - start
+        request.endOffset = totalQueued
+        request.repliesMark = repliesReceived
+        inFlight.append(request)
+        pendingReplies += request.replyCount
+    }
+
+    /// Removes the oldest call once its replies are in.
+    func removeOldest() {
+        let request = inFlight[inFlightHead]
+        inFlightHead += 1
+        pendingReplies -= request.replyCount
+        if inFlightHead == inFlight.count {
+            inFlight.removeAll(keepingCapacity: true)
+            inFlightHead = 0
+        } else if inFlightHead > 64, inFlightHead * 2 > inFlight.count {
+            inFlight.removeFirst(inFlightHead)
+            inFlightHead = 0
+        }
+    }
+
+    /// Takes every call in flight (to fail them when the connection goes).
+    func takeAll() -> ArraySlice<RedisRequest> {
+        let calls = inFlight[inFlightHead...]
+        inFlight = []
+        inFlightHead = 0
+        pendingReplies = 0
+        return calls
+    }
 }

@@ -7,12 +7,18 @@ import Glibc
 /// The connections of a ``RedisClient`` on one event loop, the calls waiting for them, and their
 /// timers, all driven by that loop's thread.
 ///
-/// A call takes an idle connection, or waits (at most ``RedisConfiguration/maximumWaitersPerLoop``
-/// calls) while a new one is opened (at most ``RedisConfiguration/maximumConnectionsPerLoop``) or
-/// a busy one finishes. A connection carries one call at a time (a command or a pipeline), so a
-/// call that times out closes only its own connection. A failed connection attempt starts a
-/// backoff; calls that find no open connection during it fail at once, and the first call after
-/// it tries again.
+/// Calls share connections: a call is appended to the output of the open connection with the
+/// fewest commands in flight, written at the end of the loop's turn with every other call placed
+/// meanwhile, without waiting for earlier replies; Redis answers in order, so each connection
+/// hands its replies to its calls strictly first to last. A connection carries at most
+/// ``RedisConfiguration/maximumPipelinedCommandsPerConnection`` commands (a larger pipeline
+/// alone); a call that finds no room waits (at most ``RedisConfiguration/maximumWaitersPerLoop``
+/// calls) while a connection is opened (at most ``RedisConfiguration/maximumConnectionsPerLoop``)
+/// or replies come in. A call that times out or is cancelled leaves its connection as it is: its
+/// replies are read and dropped when they come. A blocking command (`BLPOP`, ...) gets a
+/// connection of its own. A failed connection fails every call on it; a failed connection
+/// attempt starts a backoff; calls that find no open connection during it fail at once, and the
+/// first call after it tries again.
 ///
 /// Created on the loop's thread and touched only there (``IOEventLoop``'s contract); the read
 /// buffer is C memory only this thread uses. That is why `@unchecked Sendable` is safe here.
@@ -25,7 +31,15 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     private let readBuffer: UnsafeMutableRawPointer
     private static let readBufferSize = 64 << 10
     private var connections: [Int32: RedisConnection] = [:]
-    private var idle: [RedisConnection] = []
+    /// The connections open for calls, in the order they opened.
+    private var openConnections: [RedisConnection] = []
+    /// The calls not finished, by deadline, and the one timer set for the earliest.
+    private var deadlines = RedisDeadlines()
+    private var timer: IOTimerID?
+    private var timerDeadline: ContinuousClock.Instant = .now
+    /// Connections with calls to write at the end of the turn.
+    private var toFlush: [RedisConnection] = []
+    private var flushing: [RedisConnection] = []
     /// Calls waiting for a connection, oldest first from `waitersHead`.
     private var waiters: [RedisRequest] = []
     private var waitersHead = 0
@@ -88,15 +102,10 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         }
         request.pool = self
         request.deadline = .now + request.timeout
-        request.timer = loop.schedule(at: request.deadline) { [weak self, weak request] in
-            guard let self, let request else { return }
-            request.timer = nil
-            self.fail(request, RedisError(.timedOut, "\(request.summary) had no reply within \(request.timeout)"))
-        }
-        if let connection = idle.popLast() {
-            start(request, on: connection)
-            return
-        }
+        deadlines.insert(request)
+        if deadlines.earliest === request { armTimer() }
+        // Behind earlier waiters, so that calls keep their order.
+        if waiterCount == 0, place(request) { return }
         guard waiterCount < max(1, configuration.maximumWaitersPerLoop) else {
             finish(
                 request,
@@ -112,32 +121,148 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         replenish()
     }
 
-    /// Fails a call whose task was cancelled (loop thread).
-    func cancel(_ request: RedisRequest) {
-        fail(request, RedisError(.cancelled, "\(request.summary) was cancelled"))
+    /// Puts a call on the open connection with the fewest commands in flight that has room for
+    /// it (any connection with none in flight has, whatever the call's size); `false` when none
+    /// has.
+    ///
+    /// Spreading by the fewest in flight keeps a slow command from holding up more calls than
+    /// needed. A further connection is opened only when even the least loaded one carries
+    /// ``Self/growthThreshold`` commands or more: below that, sharing a round trip costs the
+    /// callers nothing measurable, and fewer connections mean fewer, larger reads and writes on
+    /// both sides (Redis runs every connection on one thread).
+    private func place(_ request: RedisRequest) -> Bool {
+        let limit = max(1, configuration.maximumPipelinedCommandsPerConnection)
+        var best: RedisConnection?
+        for connection in openConnections where !connection.exclusive {
+            if request.exclusive, connection.pendingReplies > 0 { continue }
+            let load = connection.pendingReplies
+            guard load == 0 || load + request.replyCount <= limit else { continue }
+            if let chosen = best, chosen.pendingReplies <= load { continue }
+            best = connection
+            if load == 0 { break }
+        }
+        guard let connection = best else { return false }
+        if connection.pendingReplies >= Self.growthThreshold, !request.exclusive { grow() }
+        connection.exclusive = request.exclusive
+        request.connection = connection
+        connection.enqueue(request)
+        if !connection.flushQueued, connection.watched != [.readable, .writable] {
+            // Written at the end of the loop's turn, with every call placed meanwhile: one
+            // system call for all of them.
+            connection.flushQueued = true
+            toFlush.append(connection)
+            if toFlush.count == 1 { _ = loop.execute { [weak self] in self?.flush() } }
+        }
+        return true
     }
 
-    /// Fails a call: its connection, if it has one, is closed (its reply would come later and
-    /// must not be read as another call's); a waiting call leaves the queue.
-    private func fail(_ request: RedisRequest, _ error: RedisError) {
+    /// Writes the connections that were given calls since the last flush.
+    private func flush() {
+        // The two arrays trade places, so neither is copied and both keep their capacity.
+        swap(&toFlush, &flushing)
+        for connection in flushing {
+            connection.flushQueued = false
+            if connection.state == .open, connection.hasOutput { write(connection) }
+        }
+        flushing.removeAll(keepingCapacity: true)
+    }
+
+    /// The commands one connection carries before another is opened (when the bound allows).
+    static let growthThreshold = 16
+
+    /// Opens one more connection when the bound allows and none is being opened.
+    private func grow() {
+        guard connections.count < max(1, configuration.maximumConnectionsPerLoop), opening == 0 else { return }
+        _ = open()
+    }
+
+    private var opening: Int { connections.values.count { $0.state == .connecting || $0.state == .handshaking } }
+
+    /// Places the waiting calls, oldest first, while connections have room.
+    private func placeWaiters() {
+        while waitersHead < waiters.count, place(waiters[waitersHead]) {
+            _ = takeWaiter()
+        }
+        if waiterCount > 0 { replenish() }
+    }
+
+    /// Sets the pool's one timer to the earliest deadline, unless it is already set no later.
+    /// A timer left set for a call that finished early fires for nothing and is set again.
+    private func armTimer() {
+        guard let deadline = deadlines.earliest?.deadline else { return }
+        if let timer {
+            if timerDeadline <= deadline { return }
+            loop.cancelTimer(timer)
+        }
+        timerDeadline = deadline
+        timer = loop.schedule(at: deadline) { [weak self] in
+            guard let self else { return }
+            self.timer = nil
+            self.expireCalls()
+        }
+    }
+
+    /// Fails the calls whose deadline has passed, earliest first, then sets the timer again.
+    private func expireCalls() {
+        let now = ContinuousClock.now
+        while let request = deadlines.earliest, request.deadline <= now {
+            deadlines.remove(request)
+            timedOut(request)
+        }
+        armTimer()
+    }
+
+    /// Fails a call whose task was cancelled (loop thread).
+    func cancel(_ request: RedisRequest) {
+        abandon(request, RedisError(.cancelled, "\(request.summary) was cancelled"))
+    }
+
+    /// A call's timeout passed. When it is the oldest on its connection and nothing came back on
+    /// that connection since it was written, Redis is not answering there: the connection is
+    /// given up (every call on it fails and another is opened), else a dead peer would keep
+    /// every later call waiting.
+    private func timedOut(_ request: RedisRequest) {
+        let error = RedisError(.timedOut, "\(request.summary) had no reply within \(request.timeout)")
+        if let connection = request.connection, connection.oldest === request,
+            connection.repliesReceived == request.repliesMark, !connection.exclusive
+        {
+            fail(connection, error) { call in
+                call === request
+                    ? error
+                    : RedisError(
+                        .timedOut,
+                        "\(call.summary): no reply on its connection within \(request.timeout); the connection was replaced"
+                    )
+            }
+            replenish()
+            return
+        }
+        abandon(request, error)
+    }
+
+    /// Fails a call. On a shared connection its replies are read and dropped when they come, so
+    /// the others' stay in step; a blocking call's connection is closed (nothing else is on it,
+    /// and closing ends the command); a waiting call leaves the queue.
+    private func abandon(_ request: RedisRequest, _ error: RedisError) {
         guard request.continuation != nil else { return }
         if let connection = request.connection {
-            connection.request = nil
-            close(connection)
+            if connection.exclusive {
+                finish(request, with: .failure(error))
+                close(connection)
+                replenish()
+                return
+            }
         } else if let index = waiters[waitersHead...].firstIndex(where: { $0 === request }) {
             waiters.remove(at: index)
         }
         finish(request, with: .failure(error))
-        replenish()
     }
 
     /// Resumes the caller once.
     private func finish(_ request: RedisRequest, with result: Result<[RedisValue], RedisError>) {
         guard let continuation = request.continuation else { return }
         request.continuation = nil
-        request.connection = nil
-        if let timer = request.timer { loop.cancelTimer(timer) }
-        request.timer = nil
+        deadlines.remove(request)
         switch result {
         case .success(let replies): continuation.resume(returning: replies)
         case .failure(let error): continuation.resume(throwing: error)
@@ -148,7 +273,10 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         guard waitersHead < waiters.count else { return nil }
         let request = waiters[waitersHead]
         waitersHead += 1
-        if waitersHead > 64, waitersHead * 2 > waiters.count {
+        if waitersHead == waiters.count {
+            waiters.removeAll(keepingCapacity: true)
+            waitersHead = 0
+        } else if waitersHead > 64, waitersHead * 2 > waiters.count {
             waiters.removeFirst(waitersHead)
             waitersHead = 0
         }
@@ -166,21 +294,14 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         }
     }
 
-    private func start(_ request: RedisRequest, on connection: RedisConnection) {
-        connection.request = request
-        request.connection = connection
-        connection.state = .busy
-        connection.begin(request.bytes, replies: request.replyCount)
-        write(connection)
-    }
-
     // MARK: - Connections
 
-    /// Opens connections for waiting calls, up to the bound.
+    /// Opens connections for the waiting calls, up to the bound: one per
+    /// ``RedisConfiguration/maximumPipelinedCommandsPerConnection`` waiting calls.
     private func replenish() {
-        guard !closed else { return }
-        let opening = connections.values.count { $0.state == .connecting || $0.state == .handshaking }
-        var needed = waiterCount - opening
+        guard !closed, waiterCount > 0 else { return }
+        let perConnection = max(1, configuration.maximumPipelinedCommandsPerConnection)
+        var needed = (waiterCount + perConnection - 1) / perConnection - opening
         while needed > 0, connections.count < max(1, configuration.maximumConnectionsPerLoop) {
             guard open() else { return }
             needed -= 1
@@ -311,13 +432,15 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             return
         }
         connection.state = .handshaking
-        connection.begin(handshake.bytes, replies: handshake.replies)
+        connection.handshakeExpected = handshake.replies
+        connection.output = handshake.bytes
+        connection.written = 0
         write(connection)
     }
 
     /// Checks the replies to `AUTH` and `SELECT`.
     private func handshakeDone(_ connection: RedisConnection) {
-        for (index, reply) in connection.replies.enumerated() {
+        for (index, reply) in connection.handshakeReplies.enumerated() {
             guard case .error(let message) = reply else { continue }
             let isAuth = handshake.auth && index == 0
             let error =
@@ -331,6 +454,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             connectFailed(connection, error)
             return
         }
+        connection.handshakeReplies = []
         ready(connection)
     }
 
@@ -340,18 +464,14 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         failures = 0
         retryAt = nil
         lastFailure = nil
-        release(connection)
-    }
-
-    /// Gives a connection to the oldest waiting call, or puts it in the pool.
-    private func release(_ connection: RedisConnection) {
-        if let request = takeWaiter() {
-            start(request, on: connection)
-            return
-        }
-        connection.state = .idle
-        idle.append(connection)
+        connection.state = .open
+        connection.output = []
+        connection.written = 0
+        // The handshake's bytes are not counted: offsets are those of the calls' commands.
+        connection.totalWritten = 0
+        openConnections.append(connection)
         watch(connection, for: .readable)
+        placeWaiters()
     }
 
     private func watch(_ connection: RedisConnection, for interest: IOInterest) {
@@ -372,14 +492,11 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         switch connection.state {
         case .connecting:
             connected(connection)
-        case .handshaking, .busy:
+        case .handshaking, .open:
             if readiness.contains(.writable), connection.hasOutput { write(connection) }
             if connection.state != .closed, readiness.contains(.readable) || readiness.contains(.error) {
                 read(connection)
             }
-        case .idle:
-            // Nothing was asked: Redis closed it (or sent what it should not). Drop it.
-            close(connection)
         case .closed:
             break
         }
@@ -395,6 +512,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             }
             if sent > 0 {
                 connection.written += sent
+                connection.totalWritten += sent
                 continue
             }
             let error = errno
@@ -408,7 +526,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             lost(connection, "sending failed: \(String(cString: strerror(error)))")
             return
         }
-        connection.output = []
+        connection.output.removeAll(keepingCapacity: connection.output.count <= 64 << 10)
         connection.written = 0
         watch(connection, for: .readable)
     }
@@ -420,26 +538,12 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             if count > 0 {
                 do throws(RedisError) {
                     try connection.reader.feed(readBuffer, count: count)
-                    while connection.expected > 0, let reply = try connection.reader.next() {
-                        connection.replies.append(reply)
-                        connection.expected -= 1
-                    }
-                    // A reply nobody asked for would be taken for the next call's: drop the connection.
-                    if connection.expected == 0, try connection.reader.next() != nil {
-                        throw RedisError(.protocolError, "Redis sent more replies than commands")
-                    }
+                    try takeReplies(connection)
                 } catch {
                     broken(connection, error)
                     return
                 }
-                if connection.expected == 0 {
-                    if connection.hasOutput {
-                        broken(connection, RedisError(.protocolError, "Redis answered before the command was sent"))
-                    } else {
-                        completed(connection)
-                    }
-                    return
-                }
+                if connection.state != .open && connection.state != .handshaking { return }
                 if count < Self.readBufferSize { return }
                 continue
             }
@@ -455,55 +559,84 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         }
     }
 
-    private func completed(_ connection: RedisConnection) {
-        switch connection.state {
-        case .handshaking:
-            handshakeDone(connection)
-        case .busy:
-            let replies = connection.replies
-            connection.replies = []
-            let request = connection.request
-            connection.request = nil
-            request?.connection = nil
-            release(connection)
-            if let request { finish(request, with: .success(replies)) }
-        default:
-            close(connection)
+    /// Hands the replies read so far to the calls in order; a call whose caller has gone
+    /// (timed out, cancelled) has them dropped.
+    private func takeReplies(_ connection: RedisConnection) throws(RedisError) {
+        var completedAny = false
+        while let reply = try connection.reader.next() {
+            if connection.state == .handshaking {
+                connection.handshakeReplies.append(reply)
+                connection.handshakeExpected -= 1
+                if connection.handshakeExpected == 0 {
+                    if try connection.reader.next() != nil {
+                        throw RedisError(.protocolError, "Redis sent more replies than commands")
+                    }
+                    handshakeDone(connection)
+                    return
+                }
+                continue
+            }
+            // A reply nobody asked for would be taken for the next call's: drop the connection.
+            guard let request = connection.oldest else {
+                throw RedisError(.protocolError, "Redis sent more replies than commands")
+            }
+            connection.repliesReceived += 1
+            request.received += 1
+            if request.continuation != nil { request.replies.append(reply) }
+            guard request.received == request.replyCount else { continue }
+            if request.endOffset > connection.totalWritten {
+                throw RedisError(.protocolError, "Redis answered before the command was sent")
+            }
+            connection.removeOldest()
+            if connection.callCount == 0 { connection.exclusive = false }
+            completedAny = true
+            request.connection = nil
+            let replies = request.replies
+            request.replies = []
+            finish(request, with: .success(replies))
         }
+        if completedAny, waiterCount > 0 { placeWaiters() }
     }
 
-    /// What Redis sent could not be read: the connection is dropped and its call failed.
+    /// What Redis sent could not be read: the connection is dropped and its calls failed.
     private func broken(_ connection: RedisConnection, _ error: RedisError) {
         if connection.state == .handshaking {
             connectFailed(connection, error)
             return
         }
-        let request = connection.request
-        close(connection)
-        if let request {
-            finish(request, with: .failure(RedisError(error.code, "\(request.summary): \(error.message)")))
-        }
+        fail(connection, error) { RedisError(error.code, "\($0.summary): \(error.message)") }
         replenish()
     }
 
-    /// The connection failed or closed: its call fails with `connectionClosed` (it may have run).
+    /// The connection failed or closed: its calls fail with `connectionClosed` (they may have run).
     private func lost(_ connection: RedisConnection, _ message: String) {
         if connection.state == .handshaking || connection.state == .connecting {
             connectFailed(
                 connection, RedisError(.connectionFailed, "connecting to \(configuration.endpoint): \(message)"))
             return
         }
-        let request = connection.request
-        close(connection)
-        if let request {
-            finish(request, with: .failure(RedisError(.connectionClosed, "\(request.summary): \(message)")))
+        fail(connection, RedisError(.connectionClosed, message)) {
+            RedisError(.connectionClosed, "\($0.summary): \(message)")
         }
         replenish()
     }
 
+    /// Closes a connection and fails every call still waiting on it with `error(call)`.
+    private func fail(
+        _ connection: RedisConnection, _ cause: RedisError, _ error: (RedisRequest) -> RedisError
+    ) {
+        let calls = connection.takeAll()
+        close(connection)
+        for call in calls {
+            call.connection = nil
+            call.replies = []
+            finish(call, with: .failure(error(call)))
+        }
+    }
+
     private func close(_ connection: RedisConnection) {
         if connection.state == .closed { return }
-        if connection.state == .idle { idle.removeAll { $0 === connection } }
+        if connection.state == .open { openConnections.removeAll { $0 === connection } }
         if let timer = connection.connectTimer { loop.cancelTimer(timer) }
         connection.connectTimer = nil
         if connection.watched != nil { loop.unwatch(connection.descriptor) }
@@ -511,8 +644,11 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         connection.state = .closed
         connections[connection.descriptor] = nil
         Glibc.close(connection.descriptor)
-        connection.request?.connection = nil
-        connection.request = nil
+        for call in connection.takeAll() {
+            call.connection = nil
+            // Closed under a call still waiting (a blocking call given up is finished first).
+            finish(call, with: .failure(RedisError(.connectionClosed, "\(call.summary): its connection was closed")))
+        }
     }
 
     // MARK: - Shutdown
@@ -531,16 +667,16 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         guard !closed else { return }
         closed = true
         for connection in Array(connections.values) {
-            let request = connection.request
-            close(connection)
-            if let request {
-                finish(request, with: .failure(RedisError(.shutDown, "the client shut down during \(request.summary)")))
+            fail(connection, RedisError(.shutDown, "the client shut down")) {
+                RedisError(.shutDown, "the client shut down during \($0.summary)")
             }
         }
         failWaiters(RedisError(.shutDown, "the client shut down while the call waited for a connection"))
         waiters = []
         waitersHead = 0
-        idle = []
+        openConnections = []
+        if let timer { loop.cancelTimer(timer) }
+        timer = nil
         onClose()
     }
 }

@@ -11,9 +11,9 @@ public import RequestSigning
 /// is bounded by the request rate times the window (about 150 bytes per nonce). The key id's
 /// length comes first, so `a:b` with nonce `c` and `a` with nonce `b:c` are different keys.
 ///
-/// Checks made at the same time share round trips: each is sent at once when a connection is
-/// free, else queued and sent in the next pipeline (at most one pipeline per connection of the
-/// client in flight), so a busy server sends many checks per round trip.
+/// Checks made at the same time share round trips: the client writes each call on a shared
+/// connection without waiting for earlier replies, so a busy server answers many checks per
+/// read and write.
 ///
 /// When Redis cannot be asked (refused, timed out, the pool is exhausted, an error reply), the
 /// answer is ``ReplayCheckResult/storeUnavailable(_:)`` naming the store and what failed, and the
@@ -30,7 +30,6 @@ public struct RedisReplayGuard: ReplayGuard {
     /// What every key starts with, `swifty:replay:` by default.
     public let keyPrefix: String
     private let prefixBytes: [UInt8]
-    private let batcher: RedisCommandBatcher
 
     /// Creates a guard.
     /// - Parameters:
@@ -41,7 +40,6 @@ public struct RedisReplayGuard: ReplayGuard {
         self.client = client
         self.keyPrefix = keyPrefix
         prefixBytes = Array(keyPrefix.utf8)
-        batcher = RedisCommandBatcher(client: client)
     }
 
     /// The Redis key of a nonce: the prefix, the key id's byte count, `:`, the key id, `:`, the
@@ -69,17 +67,17 @@ public struct RedisReplayGuard: ReplayGuard {
             "SET", RedisArgument(bytes: key(for: nonce)), "1", "NX", "PX", RedisArgument(window),
         ]
         let reply: RedisValue
-        switch await batcher.send(command) {
-        case .success(let value):
-            reply = value
-        case .failure(let error):
+        do {
+            reply = try await client.send(command)
+        } catch let error as RedisError where error.code == .server {
+            return .storeUnavailable("\(store) refused SET NX: \(error.serverMessage ?? error.message)")
+        } catch {
             // A RedisError's message holds no password nor argument.
             return .storeUnavailable("\(store) failed: \(error)")
         }
         switch reply {
         case .simpleString("OK"): return .fresh
         case .null: return .replayed
-        case .error(let message): return .storeUnavailable("\(store) refused SET NX: \(message)")
         default: return .storeUnavailable("\(store) answered SET NX with an unexpected reply (\(kind(of: reply)))")
         }
     }

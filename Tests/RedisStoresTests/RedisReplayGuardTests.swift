@@ -240,9 +240,9 @@ struct RedisReplayGuardTests {
         await server.stop()
     }
 
-    /// A check whose task is cancelled (its client went away) may have sent the pipeline that
-    /// carries other tasks' checks: those are answered all the same.
-    @Test func aCancelledCheckDoesNotFailTheOthersInItsPipeline() async throws {
+    /// A check whose task is cancelled (its client went away) shares its connection with other
+    /// tasks' checks: those are answered all the same.
+    @Test func aCancelledCheckDoesNotFailTheOthersOnItsConnection() async throws {
         try await RedisServer.with { server in
             try await withClient(server, connections: 1) { client throws in
                 let replayGuard = RedisReplayGuard(client: client)

@@ -101,8 +101,8 @@ enum ReplayRedisBenchmark {
         print(
             "replay-redis benchmark: GET verified with the in-memory and the Redis replay guard, \(options.rounds)"
                 + " interleaved rounds of \(options.requests) requests each, \(options.concurrency) in flight;"
-                + " Redis client: 1 loop, at most \(options.connections) connections (one pipeline in flight on"
-                + " each; the guard puts the checks made meanwhile in the next); redis-server on 127.0.0.1:\(options.port); medians"
+                + " Redis client: 1 loop, at most \(options.connections) connections (calls share them, written"
+                + " without waiting for earlier replies); redis-server on 127.0.0.1:\(options.port); medians"
         )
         // Warm-up: connections opened, code paths touched.
         for (_, verifier) in verifiers {
