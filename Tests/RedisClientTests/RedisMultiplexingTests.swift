@@ -9,7 +9,13 @@ import Testing
     /// One loop, one connection: every call made by these tests shares it.
     private func oneConnection(_ configuration: inout RedisConfiguration) {
         configuration.maximumConnectionsPerLoop = 1
+        // Longer than the pauses below, so that only the calls given a short timeout time out.
+        configuration.commandTimeout = .seconds(10)
     }
+
+    /// How long the tests pause the server: long enough that the calls they place during the
+    /// pause are placed before it ends, however loaded the machine.
+    private let pauseMilliseconds = 3_000
 
     /// The id Redis gives the connection a call runs on.
     private func connectionID(_ client: RedisClient) async throws -> RedisValue {
@@ -65,10 +71,11 @@ import Testing
                     $0.maximumConnectionsPerLoop = 1
                     $0.maximumPipelinedCommandsPerConnection = 4
                     $0.maximumWaitersPerLoop = 2
+                    $0.commandTimeout = .seconds(10)
                 }
             ) { client throws in
                 #expect(try await client.send(["PING"]) == .simpleString("PONG"))
-                try await pause(server, milliseconds: 400)
+                try await pause(server, milliseconds: pauseMilliseconds)
                 // 4 in flight on the connection and 2 waiting for room: the next finds no place.
                 let calls = (0..<6).map { index in
                     Task { try await client.send(["ECHO", RedisArgument("bounded-\(index)")]) }
@@ -87,7 +94,7 @@ import Testing
         try await RedisServer.with { server throws in
             try await withClient(server, loopCount: 1, configure: oneConnection) { client throws in
                 let before = try await connectionID(client)
-                try await pause(server, milliseconds: 400)
+                try await pause(server, milliseconds: pauseMilliseconds)
                 // The first call waits out the pause; the second, behind it, times out.
                 let first = Task { try await client.send(["ECHO", "first"], timeout: .seconds(10)) }
                 try await Task.sleep(for: .milliseconds(50))
@@ -105,7 +112,7 @@ import Testing
         try await RedisServer.with { server throws in
             try await withClient(server, loopCount: 1, configure: oneConnection) { client throws in
                 let before = try await connectionID(client)
-                try await pause(server, milliseconds: 400)
+                try await pause(server, milliseconds: pauseMilliseconds)
                 let alone = await redisError { try await client.send(["ECHO", "alone"], timeout: .milliseconds(100)) }
                 #expect(alone?.code == .timedOut)
                 #expect(try await client.send(["ECHO", "after"]) == .bulk("after"))
@@ -118,7 +125,7 @@ import Testing
         try await RedisServer.with { server throws in
             try await withClient(server, loopCount: 1, configure: oneConnection) { client throws in
                 let before = try await connectionID(client)
-                try await pause(server, milliseconds: 400)
+                try await pause(server, milliseconds: pauseMilliseconds)
                 let calls = (0..<40).map { index in
                     Task { try await client.send(["ECHO", RedisArgument("call-\(index)")], timeout: .seconds(10)) }
                 }
