@@ -13,14 +13,66 @@ import Synchronization
 /// cancelled, the waiters that are not start the call again (one of them makes it), so no
 /// caller's cancellation fails another.
 public final class SingleFlightMiddleware: Middleware {
+    /// What makes two calls identical, as one length-prefixed byte string: module, operation,
+    /// user, method, URL, each header (name in lower case, value) and body. One allocation per
+    /// call, hashed once (the table's lookups, insertion and removal reuse the hash); the
+    /// prefixes keep parts from running into each other.
     private struct Key: Hashable, Sendable {
-        var module: String
-        var operation: String
-        var user: String?
-        var method: String
-        var url: String
-        var headers: [String]
-        var body: Data?
+        var bytes: [UInt8]
+        var hash = 0
+
+        init(module: String, operation: String, user: String?, request: HTTPRequest) {
+            bytes = []
+            bytes.reserveCapacity(256)
+            append(module)
+            append(operation)
+            if let user {
+                bytes.append(1)
+                append(user)
+            } else {
+                bytes.append(0)
+            }
+            append(request.method.rawValue)
+            append(request.urlString)
+            for field in request.headers {
+                let start = bytes.count
+                append(field.name)
+                // Field names are ASCII tokens: lower-casing byte by byte is exact.
+                for index in (start + 4)..<bytes.count where bytes[index] >= 0x41 && bytes[index] <= 0x5A {
+                    bytes[index] |= 0x20
+                }
+                append(field.value)
+            }
+            if let body = request.body {
+                bytes.append(1)
+                appendLength(body.count)
+                bytes.append(contentsOf: body)
+            } else {
+                bytes.append(0)
+            }
+            var hasher = Hasher()
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hash = hasher.finalize()
+        }
+
+        private mutating func append(_ text: String) {
+            appendLength(text.utf8.count)
+            // A native string's bytes are copied at once; others byte by byte.
+            let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+            if copied == nil { bytes.append(contentsOf: text.utf8) }
+        }
+
+        private mutating func appendLength(_ count: Int) {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: count).littleEndian) { bytes.append(contentsOf: $0) }
+        }
+
+        static func == (left: Key, right: Key) -> Bool {
+            left.hash == right.hash && left.bytes == right.bytes
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
     }
 
     /// The acting user of a call: a stable identifier, or `nil` for an anonymous call.
@@ -55,14 +107,7 @@ public final class SingleFlightMiddleware: Middleware {
             return try await next(request, context)
         }
         let key = Key(
-            module: context.module,
-            operation: context.operation,
-            user: userKey(request, context),
-            method: request.method.rawValue,
-            url: request.urlString,
-            headers: request.headers.map { "\($0.name.lowercased()):\($0.value)" },
-            body: request.body
-        )
+            module: context.module, operation: context.operation, user: userKey(request, context), request: request)
         for _ in 0..<Self.rounds {
             let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
                 if let existing = flights[key] { return (existing, false) }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What the resilience middlewares cost on the happy path: GET /v1/users/bob through swiftyd (live
 # mode, signing, http1) to a verifying sandbox user upstream, with the resilience settings on
-# (the defaults) and off, counted in instructions (callgrind: the count does not move with the
-# host's load) and in CPU time, interleaved. Release build, loopback only, every wait bounded.
+# (the defaults) and off, counted in instructions (Tools/bench/instructions: the count does not
+# move with the host's load) and in CPU time, interleaved. Release build, loopback only, every wait bounded.
 #
 #   Tools/bench/daemon/resilience.sh                          # about 3 minutes
 #   SKIP_BUILD=1 ROUNDS=5 Tools/bench/daemon/resilience.sh
@@ -14,13 +14,12 @@
 # before the stack was wired, with the same configuration fields otherwise) to compare against a
 # daemon without any of them instead.
 #
-# 1. instructions: each variant runs under `valgrind --tool=callgrind` twice, answering FEW and
-#    then MANY sequential requests on one keep-alive connection (one curl); per request is
-#    (Ir(MANY) - Ir(FEW)) / (MANY - FEW), so start-up, the token's introspection and shutdown
-#    cancel out. Floor: on <= 1.03 x off. Skipped when valgrind cannot run swiftyd (valgrind 3.19
-#    stops in the Swift runtime before main; hardware counters for `perf stat -e instructions`
-#    are missing in many virtual machines).
-# 2. CPU time: without valgrind, ROUNDS interleaved rounds of `wrk -t1 -c1 -dDURATION` per
+# 1. instructions: each variant runs under the instruction counter (qemu-user with the plugin of
+#    Tools/bench/instructions) twice, answering FEW and then MANY sequential requests on one
+#    keep-alive connection (one curl); per request is (count(MANY) - count(FEW)) / (MANY - FEW),
+#    so start-up, the token's introspection and shutdown cancel out. Floor: on <= 1.03 x off.
+#    Skipped, and said so, without qemu-user and a C compiler.
+# 2. CPU time: without the counter, ROUNDS interleaved rounds of `wrk -t1 -c1 -dDURATION` per
 #    variant (the order alternates); swiftyd's utime + stime from /proc per answered request
 #    (from its /metrics), medians. One connection by default: with more, identical concurrent
 #    reads share one upstream call (single-flight) and "on" measures that saving, not the
@@ -54,12 +53,10 @@ cd "$ROOT"
 require_tools "wrk util-linux curl gawk iproute2" wrk taskset curl awk ss
 build_binaries
 machine "start"
-# Instructions need a valgrind that runs the Swift runtime (3.19 stops with an internal SIGSEGV
-# before main); without one, part 1 is skipped and said so.
-CALLGRIND=0
-if command -v valgrind >/dev/null && timeout 60 valgrind --tool=none -q "$SWIFTYD" --version >/dev/null 2>&1; then
-    CALLGRIND=1
-fi
+# shellcheck source=../instructions/count.sh
+. "$ROOT/Tools/bench/instructions/count.sh"
+COUNTING=0
+if instruction_counter_ready; then COUNTING=1; fi
 
 mkdir -p "$WORK/keys"
 start_sandbox keygen --keys "$WORK/keys" --generate-keys
@@ -80,18 +77,24 @@ variant_env() {
     echo "SWIFTY_LOG_LEVEL=warning"
 }
 
-# Starts VARIANT's swiftyd, under callgrind when CG_OUT is set; sets D_PID, D_APP, D_ADMIN.
+# Starts VARIANT's swiftyd, under the instruction counter when CG_OUT is set (the count goes to
+# that file at exit); sets D_PID, D_APP, D_ADMIN.
 start_variant() {
     local variant=$1 name=$2 binary
     binary=$(variant_binary "$variant")
     local -a runner=(taskset -c "$PROXY_CORE")
-    if [ -n "${CG_OUT:-}" ]; then runner+=(valgrind --tool=callgrind --callgrind-out-file="$CG_OUT" -q); fi
+    local -a counting=()
+    if [ -n "${CG_OUT:-}" ]; then
+        runner+=("${INSN_RUNNER[@]}")
+        counting=("INSN_COUNT_FILE=$CG_OUT" SWIFTY_DRAIN_DELAY_SECONDS=0)
+    fi
     # shellcheck disable=SC2046
-    env $(variant_env "$variant") "${runner[@]}" "$binary" --config "$WORK/live.json" --port 0 --admin-port 0 \
+    env $(variant_env "$variant") "${counting[@]}" "${runner[@]}" "$binary" --config "$WORK/live.json" --port 0 \
+        --admin-port 0 \
         >"$WORK/$name.out" 2>"$WORK/$name.err" &
     D_PID=$!
     PIDS+=("$D_PID")
-    # Under valgrind the start takes seconds: wait up to a minute.
+    # Under the counter the start takes longer: wait up to a minute.
     for _ in $(seq 1 600); do grep -q "^  app API:" "$WORK/$name.out" 2>/dev/null && break; sleep 0.1; done
     D_APP=$(field_from "$WORK/$name.out" "  app API:" 3)
     D_ADMIN=$(field_from "$WORK/$name.out" "  admin:" 2)
@@ -122,19 +125,23 @@ send_sequential() {
     [ "$ok" = "$n" ] || { echo "only $ok of $n requests answered 200: $(sort "$WORK/codes" | uniq -c)" >&2; exit 1; }
 }
 
-# The instructions callgrind counted in one run of VARIANT answering N requests.
+# The instructions counted in one run of VARIANT answering N requests (the daemon drains and
+# exits on SIGTERM, and the counter writes its total then: wait up to a minute for it).
 instructions() {
     local variant=$1 n=$2 out="$WORK/cg-$1-$2.out"
     CG_OUT=$out start_variant "$variant" "cg-$variant-$n"
     send_sequential "$n" "$D_APP/v1/users/bob"
+    kill -TERM "$D_PID" 2>/dev/null || true
+    for _ in $(seq 1 600); do kill -0 "$D_PID" 2>/dev/null || break; sleep 0.1; done
     stop "$D_PID"
-    awk '/^(summary|totals):/ { print $2; exit }' "$out"
+    [ -s "$out" ] || { echo "the counter wrote no total for $variant at $n requests" >&2; exit 1; }
+    cat "$out"
 }
 
 declare -A PER_REQUEST=([on]=- [off]=-)
 RATIO=-
-if [ "$CALLGRIND" = 1 ]; then
-    echo "== 1. instructions per request (callgrind), $FEW and $MANY requests per run" >&2
+if [ "$COUNTING" = 1 ]; then
+    echo "== 1. instructions per request (qemu-user counter), $FEW and $MANY requests per run" >&2
     for variant in on off; do
         few=$(instructions "$variant" "$FEW")
         many=$(instructions "$variant" "$MANY")
@@ -143,7 +150,7 @@ if [ "$CALLGRIND" = 1 ]; then
     done
     RATIO=$(awk -v on="${PER_REQUEST[on]}" -v off="${PER_REQUEST[off]}" 'BEGIN { printf "%.4f", on / off }')
 else
-    echo "== 1. skipped: no valgrind here that runs swiftyd (apt-get install valgrind; 3.19 cannot)" >&2
+    echo "== 1. skipped: no instruction counter (apt-get install qemu-user gcc)" >&2
 fi
 
 echo "== 2. CPU time per request (wrk -t1 -c$CONNECTIONS -d$DURATION, $ROUNDS interleaved rounds)" >&2
