@@ -137,7 +137,9 @@ package.targets += [
         name: "RedisClient", dependencies: ["CHiredis", "CEpoll", "COpenSSL", "EventLoops"], path: "Modules/RedisClient"
     ),
     // A real redis-server per test suite, for every suite that needs one.
-    .target(name: "RedisTestSupport", dependencies: ["RedisClient", "ServiceTesting"], path: "Tests/RedisTestSupport"),
+    .target(
+        name: "RedisTestSupport", dependencies: ["RedisClient", "EventLoops", "ServiceTesting"],
+        path: "Tests/RedisTestSupport"),
     // The fleet of Tools/cluster/run (nginx, two swiftyd, two sandbox sets, one Redis), tested
     // end to end.
     .testTarget(

@@ -7,20 +7,7 @@ func withClient(
     _ server: RedisServer, loopCount: Int = 2, configure: (inout RedisConfiguration) -> Void = { _ in },
     _ body: (RedisClient) async throws -> Void
 ) async throws {
-    var configuration = RedisConfiguration(endpoint: server.endpoint)
-    configuration.commandTimeout = .seconds(10)
-    configure(&configuration)
-    let loops = try EventLoopGroup(loopCount: loopCount, name: "redis-test")
-    let client = RedisClient(configuration: configuration, eventLoops: loops)
-    do {
-        try await body(client)
-        await client.shutdown()
-        await loops.shutdown()
-    } catch {
-        await client.shutdown()
-        await loops.shutdown()
-        throw error
-    }
+    try await server.withClient(loopCount: loopCount, configure: configure, body)
 }
 
 /// The error a call threw, or `nil` when it succeeded.

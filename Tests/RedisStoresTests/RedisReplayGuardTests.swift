@@ -38,22 +38,7 @@ struct RedisReplayGuardTests {
     func withClient(
         _ server: RedisServer, connections: Int = 4, _ body: (RedisClient) async throws -> Void
     ) async throws {
-        var configuration = RedisConfiguration(endpoint: server.endpoint)
-        configuration.maximumConnectionsPerLoop = connections
-        configuration.connectTimeout = .seconds(2)
-        configuration.commandTimeout = .seconds(5)
-        configuration.reconnectBackoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
-        let loops = try EventLoopGroup(loopCount: 1, name: "redis-stores-test")
-        let client = RedisClient(configuration: configuration, eventLoops: loops)
-        do {
-            try await body(client)
-        } catch {
-            await client.shutdown()
-            await loops.shutdown()
-            throw error
-        }
-        await client.shutdown()
-        await loops.shutdown()
+        try await server.withClient(configure: { $0.maximumConnectionsPerLoop = connections }, body)
     }
 
     @Test func aNonceIsFreshOnceAndKeysCannotBeConfused() async throws {

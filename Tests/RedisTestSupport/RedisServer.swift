@@ -1,3 +1,4 @@
+import EventLoops
 import Foundation
 import Glibc
 public import RedisClient
@@ -160,4 +161,40 @@ public struct RedisServerError: Error, CustomStringConvertible {
     public let description: String
     /// Creates an error.
     public init(_ description: String) { self.description = description }
+}
+
+extension RedisServer {
+    /// A client configuration for this server as tests want it: reconnecting within a few
+    /// hundred milliseconds of a restart, and commands given 10 s (a loaded machine is slow).
+    public var testConfiguration: RedisConfiguration {
+        var configuration = RedisConfiguration(endpoint: endpoint)
+        configuration.commandTimeout = .seconds(10)
+        configuration.reconnectBackoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
+        return configuration
+    }
+
+    /// Runs `body` with a client of this server on loops of its own, and shuts both down
+    /// afterwards.
+    /// - Parameters:
+    ///   - loopCount: The client's event loops.
+    ///   - configure: Changes to ``testConfiguration``.
+    public func withClient<T>(
+        loopCount: Int = 1, configure: (inout RedisConfiguration) -> Void = { _ in },
+        _ body: (RedisClient) async throws -> T
+    ) async throws -> T {
+        var configuration = testConfiguration
+        configure(&configuration)
+        let loops = try EventLoopGroup(loopCount: loopCount, name: "redis-test")
+        let client = RedisClient(configuration: configuration, eventLoops: loops)
+        do {
+            let result = try await body(client)
+            await client.shutdown()
+            await loops.shutdown()
+            return result
+        } catch {
+            await client.shutdown()
+            await loops.shutdown()
+            throw error
+        }
+    }
 }

@@ -185,27 +185,19 @@ struct LedgerRulesTests {
             try await body(InMemoryPaymentLedger(book: book))
         case .redis:
             try await RedisServer.with { server in
-                let loops = try EventLoopGroup(loopCount: 1, name: "ledger")
-                let client = RedisClient(configuration: testRedisConfiguration(server), eventLoops: loops)
-                let prefix = "rules:"
-                _ = try await client.send([
-                    "HSET", RedisArgument(prefix + "wallet:dave"), "balance", "10", "currency", "USD",
-                ])
-                _ = try await client.send([
-                    "HSET", RedisArgument(prefix + "wallet:rich"), "balance", RedisArgument(String(Self.limit - 5)),
-                    "currency", "EUR",
-                ])
-                let ledger = RedisPaymentLedger(client: client, keyPrefix: prefix, metrics: SandboxMetrics())
-                do {
+                try await server.withClient { client in
+                    let prefix = "rules:"
+                    _ = try await client.send([
+                        "HSET", RedisArgument(prefix + "wallet:dave"), "balance", "10", "currency", "USD",
+                    ])
+                    _ = try await client.send([
+                        "HSET", RedisArgument(prefix + "wallet:rich"), "balance",
+                        RedisArgument(String(Self.limit - 5)), "currency", "EUR",
+                    ])
+                    let ledger = RedisPaymentLedger(client: client, keyPrefix: prefix, metrics: SandboxMetrics())
                     try await ledger.seed()
                     try await body(ledger)
-                } catch {
-                    await client.shutdown()
-                    await loops.shutdown()
-                    throw error
                 }
-                await client.shutdown()
-                await loops.shutdown()
             }
         }
     }
@@ -215,10 +207,8 @@ struct LedgerRulesTests {
     /// gone the request runs.
     @Test func aHeldKeyIsInUse() async throws {
         try await RedisServer.with { server in
-            let loops = try EventLoopGroup(loopCount: 1, name: "ledger")
-            let client = RedisClient(configuration: testRedisConfiguration(server), eventLoops: loops)
-            let ledger = RedisPaymentLedger(client: client, keyPrefix: "held:", metrics: SandboxMetrics())
-            do {
+            try await server.withClient { client in
+                let ledger = RedisPaymentLedger(client: client, keyPrefix: "held:", metrics: SandboxMetrics())
                 try await ledger.seed()
                 let lock = RedisArgument("held:idempotency-lock:s\u{0}k")
                 _ = try await client.send(["SET", lock, "another-holder", "PX", "60000"])
@@ -231,13 +221,7 @@ struct LedgerRulesTests {
                 _ = try await client.send(["DEL", lock])
                 #expect(try await ledger.perform(request, now: Date()) { _ in answer } == .performed(answer))
                 #expect(try await ledger.wallet("alice")?.balanceMinor == 100_000 - 10)
-            } catch {
-                await client.shutdown()
-                await loops.shutdown()
-                throw error
             }
-            await client.shutdown()
-            await loops.shutdown()
         }
     }
 }
