@@ -235,21 +235,5 @@ struct PaymentUpstreamTests {
         }
     }
 
-    @Test func concurrentRepeatsChargeOnce() async throws {
-        try await withSandbox { fixture in
-            let payments = try fixture.payments()
-            let ids = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        try await payments.createCharge(
-                            payer: "bob", payee: "alice", amount: eur(100), idempotencyKey: "race"
-                        ).id
-                    }
-                }
-                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
-            }
-            #expect(ids.count == 1)
-            #expect(try await payments.wallet(user: "bob").balance == eur(50_000 - 100))
-        }
-    }
+    // Concurrent repeats of one key, in memory and in Redis: PaymentStoreTests.
 }
