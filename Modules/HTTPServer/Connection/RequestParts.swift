@@ -27,18 +27,28 @@ struct RequestParts {
 
     /// Forgets the request, keeping the storage of the byte buffers the parser's callbacks fill
     /// (target, field name and value), so that a kept-alive connection does not allocate them
-    /// again for every request.
+    /// again for every request. Field by field: replacing the whole value would copy and destroy
+    /// every field through the generic value operations, on every request.
     mutating func reset() {
-        var target = self.target
-        var name = self.name
-        var value = self.value
-        self = RequestParts()
+        method = 0
+        major = 1
+        minor = 1
+        keepAlive = false
+        methodKnown = false
         target.removeAll(keepingCapacity: true)
+        headers = ServerHeaders()
         name.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)
-        self.target = target
-        self.name = name
-        self.value = value
+        inValue = false
+        inTrailers = false
+        fieldBytes = 0
+        fieldCount = 0
+        hostCount = 0
+        contentLengthCount = 0
+        contentLength = []
+        transferCodings = []
+        expect = nil
+        body = Data()
     }
 
     /// The method names by http-parser's number, made once.

@@ -242,19 +242,14 @@ final class ServerConnection: @unchecked Sendable {
     private func dispatch() {
         // A request asking to upgrade the protocol is answered in HTTP/1.1 and the connection
         // closed: the parser would not read what follows it as HTTP.
-        let keepAlive = parser.shouldKeepAlive && parser.state.pointee.upgrade == 0
-        let (major, minor) = (request.major, request.minor)
+        request.keepAlive = parser.shouldKeepAlive && parser.state.pointee.upgrade == 0
         answerIsBodyless = request.method == HTTP_HEAD.rawValue
-        // The handler's request is made before the parts are reset, so that the reset finds the
-        // parts' buffers unshared and keeps them for the next request.
+        // The parts are kept (version and keep-alive decide the answer's framing) and reset once
+        // the answer is written.
         let serverRequest = core.stopped.load(ordering: .relaxed) ? nil : request.makeRequest(remote: remote)
-        request.reset()
         scanner = HeadScanner()
         scanOffset = start
         phase = .handling
-        request.keepAlive = keepAlive
-        request.major = major
-        request.minor = minor
         guard let serverRequest else {
             deliver(
                 .problem(ProblemDetails(status: 503, detail: "The server is shutting down.", code: "shutting_down")),
