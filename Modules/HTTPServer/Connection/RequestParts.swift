@@ -54,15 +54,21 @@ struct RequestParts {
     /// The method names by http-parser's number, made once.
     static let methodNames: [String] = (0..<64).map { String(cString: http_method_str(http_method(rawValue: $0))) }
 
-    /// The request handed to the handler.
-    func makeRequest(remote: RemoteAddress) -> ServerRequest {
+    /// The request handed to the handler. Its fields and body move out of the parts (mutating,
+    /// so the parts are not copied out of the connection to make it); the rest is reset after
+    /// the answer.
+    mutating func takeRequest(remote: RemoteAddress) -> ServerRequest {
         let methodName = Int(method) < Self.methodNames.count ? Self.methodNames[Int(method)] : "GET"
+        var fields = ServerHeaders()
+        swap(&fields, &headers)
+        var bytes = Data()
+        swap(&bytes, &body)
         return ServerRequest(
             method: methodName,
             target: String(decoding: target, as: UTF8.self),
             version: minor == 0 ? "HTTP/1.0" : "HTTP/1.1",
-            headers: headers,
-            body: body,
+            headers: fields,
+            body: bytes,
             remote: remote
         )
     }

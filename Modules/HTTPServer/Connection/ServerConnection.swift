@@ -244,18 +244,18 @@ final class ServerConnection: @unchecked Sendable {
         // closed: the parser would not read what follows it as HTTP.
         request.keepAlive = parser.shouldKeepAlive && parser.state.pointee.upgrade == 0
         answerIsBodyless = request.method == HTTP_HEAD.rawValue
-        // The parts are kept (version and keep-alive decide the answer's framing) and reset once
-        // the answer is written.
-        let serverRequest = core.stopped.load(ordering: .relaxed) ? nil : request.makeRequest(remote: remote)
         scanner = HeadScanner()
         scanOffset = start
         phase = .handling
-        guard let serverRequest else {
+        guard !core.stopped.load(ordering: .relaxed) else {
             deliver(
                 .problem(ProblemDetails(status: 503, detail: "The server is shutting down.", code: "shutting_down")),
                 close: true)
             return
         }
+        // The rest of the parts is kept (version and keep-alive decide the answer's framing) and
+        // reset once the answer is written.
+        let serverRequest = request.takeRequest(remote: remote)
         generation &+= 1
         let generation = self.generation
         core.inFlight.add(1, ordering: .relaxed)
@@ -397,7 +397,9 @@ final class ServerConnection: @unchecked Sendable {
         }
         guard wanted != interest || !watched else { return }
         interest = wanted
-        watched = loop.watch(fd, for: wanted) { [unowned self] readiness in self.onReady(readiness) }
+        // A strong reference (an unowned one costs an atomic check per event): `close()` unwatches,
+        // which ends the cycle, as does the loop's last turn.
+        watched = loop.watch(fd, for: wanted) { readiness in self.onReady(readiness) }
         if !watched { close() }
     }
 
@@ -416,7 +418,9 @@ final class ServerConnection: @unchecked Sendable {
             finishHandling()
         }
         phase = .closed
-        if watched { loop.unwatch(fd) }
+        // Also when the last change of interest failed: the loop may still hold the handler,
+        // which holds the connection.
+        loop.unwatch(fd)
         watched = false
         _ = Glibc.close(fd)
         core.release(remote)
