@@ -45,7 +45,9 @@ final class ServerConnection: @unchecked Sendable {
     let fd: Int32
     let loop: EventLoop
     let core: ServerCore
-    unowned let owner: ServerLoop
+    /// Strong (an unowned reference costs a slow atomic check per answer, the loop having weak
+    /// references too); the owner drops the connection when it closes, which ends the cycle.
+    let owner: ServerLoop
     let remote: RemoteAddress
     let parser = HTTP1Parser(HTTP_REQUEST)
 
