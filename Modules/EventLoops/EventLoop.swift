@@ -44,7 +44,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     private var timers: [Timer] = []
     private var nextTimerID: UInt64 = 0
     private var stopHandlers: [() -> Void] = []
-    /// The jobs and work being run by ``runQueuedJobs()`` (loop thread only).
+    /// The buffers ``runQueuedJobs()`` trades with the queue, kept between runs (loop thread only).
     private var takenJobs: [UnownedJob] = []
     private var takenWork: [@Sendable () -> Void] = []
     private var runningJobs = false
@@ -125,23 +125,34 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     /// (after starting a task that prefers this loop, so a task that does not really wait
     /// finishes at once).
     public func runQueuedJobs() {
-        // Not re-entered: a job that led here again would find the arrays below in use. The
+        // Not re-entered: a job that led here again would find the buffers below in use. The
         // outer call runs whatever was queued meanwhile on its next pass.
         guard !runningJobs else { return }
         runningJobs = true
-        defer { runningJobs = false }
+        // The queue's arrays and these two trade places, so both keep their capacity and no
+        // turn allocates (taking a copy and emptying the queue's would reallocate it). They are
+        // locals while the jobs run: a property of the loop would be checked for exclusive
+        // access at every use, the jobs being calls the compiler cannot see through.
+        var jobs: [UnownedJob] = []
+        var work: [@Sendable () -> Void] = []
+        swap(&jobs, &takenJobs)
+        swap(&work, &takenWork)
+        defer {
+            swap(&jobs, &takenJobs)
+            swap(&work, &takenWork)
+            runningJobs = false
+        }
+        let executor = asUnownedTaskExecutor()
         for _ in 0..<64 {
-            // The queue's arrays and these two trade places, so both keep their capacity and no
-            // turn allocates (taking a copy and emptying the queue's would reallocate it).
             queue.withLock { queue in
-                swap(&queue.jobs, &takenJobs)
-                swap(&queue.work, &takenWork)
+                swap(&queue.jobs, &jobs)
+                swap(&queue.work, &work)
             }
-            if takenJobs.isEmpty && takenWork.isEmpty { return }
-            for item in takenWork { item() }
-            for job in takenJobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
-            takenJobs.removeAll(keepingCapacity: true)
-            takenWork.removeAll(keepingCapacity: true)
+            if jobs.isEmpty && work.isEmpty { return }
+            for item in work { item() }
+            for job in jobs { job.runSynchronously(on: executor) }
+            jobs.removeAll(keepingCapacity: true)
+            work.removeAll(keepingCapacity: true)
         }
     }
 

@@ -53,6 +53,8 @@ struct HeadScanner {
         return .success(bytes.count)
     }
 
+    // Inlined: it runs for every byte of every head.
+    @inline(__always)
     private mutating func take(_ byte: UInt8) -> Refusal? {
         switch part {
         case .method:

@@ -13,8 +13,8 @@ enum RequestParserSettings {
     nonisolated(unsafe) static let pointer: UnsafeMutablePointer<http_parser_settings> = HTTP1Parser.makeSettings {
         value in
         value.on_message_begin = { parser in
+            // The parts were reset when the previous request was answered (or are new).
             let connection = RequestParserSettings.connection(parser)
-            connection.request.reset()
             connection.chunkRemaining = 0
             connection.chunkEndLeft = 0
             return 0

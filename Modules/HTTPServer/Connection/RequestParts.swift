@@ -27,32 +27,48 @@ struct RequestParts {
 
     /// Forgets the request, keeping the storage of the byte buffers the parser's callbacks fill
     /// (target, field name and value), so that a kept-alive connection does not allocate them
-    /// again for every request.
+    /// again for every request. Field by field: replacing the whole value would copy and destroy
+    /// every field through the generic value operations, on every request.
     mutating func reset() {
-        var target = self.target
-        var name = self.name
-        var value = self.value
-        self = RequestParts()
+        method = 0
+        major = 1
+        minor = 1
+        keepAlive = false
+        methodKnown = false
         target.removeAll(keepingCapacity: true)
+        headers = ServerHeaders()
         name.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)
-        self.target = target
-        self.name = name
-        self.value = value
+        inValue = false
+        inTrailers = false
+        fieldBytes = 0
+        fieldCount = 0
+        hostCount = 0
+        contentLengthCount = 0
+        contentLength = []
+        transferCodings = []
+        expect = nil
+        body = Data()
     }
 
     /// The method names by http-parser's number, made once.
     static let methodNames: [String] = (0..<64).map { String(cString: http_method_str(http_method(rawValue: $0))) }
 
-    /// The request handed to the handler.
-    func makeRequest(remote: RemoteAddress) -> ServerRequest {
+    /// The request handed to the handler. Its fields and body move out of the parts (mutating,
+    /// so the parts are not copied out of the connection to make it); the rest is reset after
+    /// the answer.
+    mutating func takeRequest(remote: RemoteAddress) -> ServerRequest {
         let methodName = Int(method) < Self.methodNames.count ? Self.methodNames[Int(method)] : "GET"
+        var fields = ServerHeaders()
+        swap(&fields, &headers)
+        var bytes = Data()
+        swap(&bytes, &body)
         return ServerRequest(
             method: methodName,
             target: String(decoding: target, as: UTF8.self),
             version: minor == 0 ? "HTTP/1.0" : "HTTP/1.1",
-            headers: headers,
-            body: body,
+            headers: fields,
+            body: bytes,
             remote: remote
         )
     }

@@ -64,12 +64,24 @@ enum ResponseEncoder {
         let hasBody = status != 204 && status != 304
         if hasBody {
             output.append(contentsOf: "Content-Length: ".utf8)
-            output.append(contentsOf: String(response.body.count).utf8)
+            appendDecimal(response.body.count, to: &output)
             output.append(contentsOf: "\r\n".utf8)
         }
         output.append(contentsOf: "\r\n".utf8)
         if hasBody && !bodyless { output.append(contentsOf: response.body) }
         return Outcome(handlerAskedToClose: askedToClose)
+    }
+
+    /// Appends the decimal digits of `value` (not negative), without making a string of them.
+    private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     private static func isFieldName(_ name: String) -> Bool {

@@ -140,10 +140,12 @@ extension ServerConnection {
     /// The head is accepted: the body (if any) comes next; `100 Continue` goes out when asked.
     func headComplete() {
         phase = .body
-        phaseStart = .now
         let chunked = parser.state.pointee.flags & UInt32(F_CHUNKED.rawValue) != 0
         let length = parser.state.pointee.content_length
         let bodyComes = chunked || (length > 0 && length != UInt64.max)
+        // Without a body the request completes in this same parse, before any sweep can look
+        // at the phase's clock: it is read only when a body comes.
+        if bodyComes { phaseStart = .now }
         if bodyComes, request.minor == 1, request.expect?.equalsIgnoringASCIICase("100-continue") == true {
             output.append(contentsOf: "HTTP/1.1 100 Continue\r\n\r\n".utf8)
             flush()

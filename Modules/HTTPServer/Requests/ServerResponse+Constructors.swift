@@ -36,7 +36,7 @@ extension ServerResponse {
     ///   - status: The status code; 200 unless given.
     ///   - data: The encoded JSON.
     public static func json(_ status: Int = 200, data: Data) -> ServerResponse {
-        ServerResponse(status: status, headers: ["Content-Type": "application/json"], body: data)
+        ServerResponse(status: status, headers: jsonHeaders, body: data)
     }
 
     /// A 200 plain-text (UTF-8) response.
@@ -50,7 +50,7 @@ extension ServerResponse {
     ///   - status: The status code.
     ///   - text: The body text.
     public static func text(_ status: Int, _ text: String) -> ServerResponse {
-        ServerResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8))
+        ServerResponse(status: status, headers: textHeaders, body: Data(text.utf8))
     }
 
     /// An `application/problem+json` response (RFC 9457).
@@ -77,7 +77,7 @@ extension ServerResponse {
     ///   - headers: Further header fields, such as `Retry-After` or `Allow`.
     public static func problem(_ details: ProblemDetails, headers: ServerHeaders = [:]) -> ServerResponse {
         let body = (try? SortedKeysJSONEncoder().encode(details)) ?? Data("{}".utf8)
-        var fields: ServerHeaders = ["Content-Type": "application/problem+json"]
+        var fields = problemHeaders
         for field in headers { fields.add(name: field.name, value: field.value) }
         if details.status == 503 || details.status == 429, !fields.contains("Retry-After") {
             fields.add(name: "Retry-After", value: "1")
@@ -88,6 +88,11 @@ extension ServerResponse {
             body: body
         )
     }
+
+    // The constructors' fields, made once: a literal would build two arrays for every response.
+    private static let jsonHeaders: ServerHeaders = ["Content-Type": "application/json"]
+    private static let textHeaders: ServerHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+    private static let problemHeaders: ServerHeaders = ["Content-Type": "application/problem+json"]
 
     /// An empty response with status 204 No Content.
     public static var noContent: ServerResponse { ServerResponse(status: 204) }

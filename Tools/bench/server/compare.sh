@@ -6,9 +6,9 @@
 #   ROUNDS=8 DURATION=5s Tools/bench/server/compare.sh A B
 #
 # Both on SERVER_CORE, `wrk -t1 -c64` on WRK_CORE, ROUNDS rounds (the order alternates); prints
-# each round's req/s and CPU per request (utime + stime from /proc), then the medians and the
-# ratio B/A of each. No floor: a change is judged by the CPU per request, which the machine's
-# other tenants disturb less than throughput.
+# each round's req/s and CPU per request (the threads' run time from /proc/PID/task/*/schedstat),
+# then the medians and the ratio B/A of each. No floor: a change is judged by the CPU per
+# request, which the machine's other tenants disturb less than throughput.
 set -euo pipefail
 [ $# = 2 ] || { echo "usage: compare.sh SWIFTY_BENCH_A SWIFTY_BENCH_B" >&2; exit 64; }
 A=$1 B=$2
@@ -33,16 +33,17 @@ for port in "$A_PORT" "$B_PORT"; do
     for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null && break; sleep 0.1; done
 done
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-TICKS=$(getconf CLK_TCK)
+# The run time of all the process's threads in ns (schedstat: exact, where utime and stime are
+# counted in whole ticks, sampled).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 # Prints "req/s us_cpu_per_request" for one run against port $1, pid $2.
 run() {
     local before after output
-    before=$(cpu_ticks "$2")
+    before=$(cpu_ns "$2")
     output=$(taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" "http://127.0.0.1:$1/")
-    after=$(cpu_ticks "$2")
-    echo "$output" | awk -v t=$((after - before)) -v hz="$TICKS" '
-        /requests in/ { n = $1 } /Requests\/sec/ { r = $2 } END { printf "%s %.2f\n", r, t * 1000000 / hz / n }'
+    after=$(cpu_ns "$2")
+    echo "$output" | awk -v ns=$((after - before)) '
+        /requests in/ { n = $1 } /Requests\/sec/ { r = $2 } END { printf "%s %.3f\n", r, ns / 1000 / n }'
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
