@@ -17,12 +17,6 @@ import Synchronization
 final class ServerConnection: @unchecked Sendable {
     // `@unchecked Sendable`: every mutable property is touched on `loop`'s thread only; a handler's
     // task hands its answer back through `loop.execute` unless it already runs there.
-    //
-    // `@exclusivity(unchecked)` on the mutable properties: the runtime check of every access cost
-    // about 7% of the server's CPU per request. It is safe for the same reason: one thread, and no
-    // access spans a call back into the connection (the parser's callbacks run between accesses;
-    // `process()` is guarded against re-entry). The corpus and server tests ran clean under the
-    // checks before they were turned off.
 
     /// Where the connection is in its current request.
     enum Phase: Equatable {
@@ -51,45 +45,45 @@ final class ServerConnection: @unchecked Sendable {
     let remote: RemoteAddress
     let parser = HTTP1Parser(HTTP_REQUEST)
 
-    @exclusivity(unchecked) var phase = Phase.idle
+    var phase = Phase.idle
     /// When the current phase's clock started: idle since, head's first byte, body's start, linger's start.
-    @exclusivity(unchecked) var phaseStart: ContinuousClock.Instant
-    @exclusivity(unchecked) var requestsServed = 0
+    var phaseStart: ContinuousClock.Instant
+    var requestsServed = 0
 
     // The read buffer: bytes [start, end) are received and not parsed yet.
     let capacity: Int
     let buffer: UnsafeMutableRawPointer
-    @exclusivity(unchecked) var start = 0
-    @exclusivity(unchecked) var end = 0
-    @exclusivity(unchecked) var scanner = HeadScanner()
+    var start = 0
+    var end = 0
+    var scanner = HeadScanner()
     /// The absolute offset of the next byte the scanner has not seen.
-    @exclusivity(unchecked) var scanOffset = 0
+    var scanOffset = 0
     /// Re-entrancy guard of ``process()``.
-    @exclusivity(unchecked) var processing = false
+    var processing = false
 
     // The answers not written yet: bytes [outputStart, output.count).
-    @exclusivity(unchecked) var output: [UInt8] = []
-    @exclusivity(unchecked) var outputStart = 0
-    @exclusivity(unchecked) var interest: IOInterest = []
+    var output: [UInt8] = []
+    var outputStart = 0
+    var interest: IOInterest = []
     /// Whether the connection is watched by the loop.
-    @exclusivity(unchecked) var watched = false
+    var watched = false
     /// Whether the client has shut its side: nothing more is read.
-    @exclusivity(unchecked) var readSideDone = false
+    var readSideDone = false
 
     // The request being read; filled by the parser's callbacks.
-    @exclusivity(unchecked) var request = RequestParts()
-    @exclusivity(unchecked) var refusal: Refusal?
-    @exclusivity(unchecked) var messageComplete = false
+    var request = RequestParts()
+    var refusal: Refusal?
+    var messageComplete = false
     /// Data bytes left in the current chunk of a chunked body.
-    @exclusivity(unchecked) var chunkRemaining: UInt64 = 0
+    var chunkRemaining: UInt64 = 0
     /// How many bytes of the CRLF after a chunk's data are still to be checked (at `start`).
-    @exclusivity(unchecked) var chunkEndLeft = 0
+    var chunkEndLeft = 0
 
     // The request being handled.
-    @exclusivity(unchecked) var generation: UInt64 = 0
-    @exclusivity(unchecked) var handlerTask: Task<Void, Never>?
-    @exclusivity(unchecked) var handlerDeadline: ContinuousClock.Instant?
-    @exclusivity(unchecked) var answerIsBodyless = false
+    var generation: UInt64 = 0
+    var handlerTask: Task<Void, Never>?
+    var handlerDeadline: ContinuousClock.Instant?
+    var answerIsBodyless = false
 
     init(
         fd: Int32, loop: EventLoop, core: ServerCore, owner: ServerLoop, remote: RemoteAddress,
