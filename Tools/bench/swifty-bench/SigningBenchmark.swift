@@ -23,6 +23,14 @@ enum SigningBenchmark {
     }
 
     static func run(arguments: [String]) async {
+        // Positional: ITERATIONS ROUNDS [GET|POST]; anything else is a usage error, not a crash.
+        let valid =
+            arguments.count <= 3 && arguments.prefix(2).allSatisfy { Int($0) != nil }
+            && arguments.dropFirst(2).allSatisfy { ["GET", "POST"].contains($0.uppercased()) }
+        guard valid else {
+            FileHandle.standardError.write(Data("usage: swifty-bench signing [ITERATIONS [ROUNDS [GET|POST]]]\n".utf8))
+            exit(64)
+        }
         let iterations = max(1_000, Int(arguments.first ?? "") ?? 100_000)
         let rounds = max(3, Int(arguments.dropFirst().first ?? "") ?? 9)
         let secret = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
