@@ -137,5 +137,5 @@ r1=$(echo "${RPS[1]}" | tr ' ' '\n' | grep . | median)
 r2=$(echo "${RPS[2]}" | tr ' ' '\n' | grep . | median)
 ratio=$(awk -v a="$r2" -v b="$r1" 'BEGIN { printf "%.2f", a / b }')
 echo "two daemons / one daemon: ${ratio}x req/s"
-result ratio "two daemons / one" "$ratio" x - - ours
+result figure "two daemons / one, req/s" "$ratio" x - - ours
 results_end
