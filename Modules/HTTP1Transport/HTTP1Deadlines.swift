@@ -1,3 +1,5 @@
+import EventLoops
+
 /// The deadlines of one loop client's requests, so that one loop timer serves them all.
 ///
 /// Requests are kept in one first-in, first-out line per timeout. A request's deadline is the
@@ -7,20 +9,12 @@
 /// the earliest front. A line is kept once made (a client sees a handful of timeouts).
 struct HTTP1Deadlines {
     private struct Line {
-        var items: [HTTP1Exchange] = []
-        var head = 0
+        var items = FIFOQueue<HTTP1Exchange>()
 
-        var front: HTTP1Exchange? { head < items.count ? items[head] : nil }
+        var front: HTTP1Exchange? { items.first }
 
         mutating func popFront() {
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 64, head * 2 >= items.count {
-                items.removeFirst(head)
-                head = 0
-            }
+            _ = items.popFirst()
         }
 
         mutating func dropFinished() {

@@ -32,10 +32,9 @@ final class RedisConnection {
     var totalQueued = 0
     /// Whether a flush of `output` is queued on the loop.
     var flushQueued = false
-    /// The calls written or being written, oldest first from `inFlightHead`; a call that timed
-    /// out or was cancelled stays (its caller resumed) until its replies are read and dropped.
-    var inFlight: [RedisRequest] = []
-    var inFlightHead = 0
+    /// The calls written or being written, oldest first; a call that timed out or was cancelled
+    /// stays (its caller resumed) until its replies are read and dropped.
+    var inFlight = FIFOQueue<RedisRequest>()
     /// Replies still to come for the calls in flight.
     var pendingReplies = 0
     /// Replies received over the connection's life.
@@ -57,10 +56,10 @@ final class RedisConnection {
     var hasOutput: Bool { written < output.count }
 
     /// How many calls are in flight (those given up included).
-    var callCount: Int { inFlight.count - inFlightHead }
+    var callCount: Int { inFlight.count }
 
     /// The oldest call in flight.
-    var oldest: RedisRequest? { inFlightHead < inFlight.count ? inFlight[inFlightHead] : nil }
+    var oldest: RedisRequest? { inFlight.first }
 
     /// Appends a call's commands to the output and records it as in flight.
     func enqueue(_ request: RedisRequest) {
@@ -79,23 +78,13 @@ final class RedisConnection {
 
     /// Removes the oldest call once its replies are in.
     func removeOldest() {
-        let request = inFlight[inFlightHead]
-        inFlightHead += 1
+        guard let request = inFlight.popFirst() else { return }
         pendingReplies -= request.replyCount
-        if inFlightHead == inFlight.count {
-            inFlight.removeAll(keepingCapacity: true)
-            inFlightHead = 0
-        } else if inFlightHead > 64, inFlightHead * 2 > inFlight.count {
-            inFlight.removeFirst(inFlightHead)
-            inFlightHead = 0
-        }
     }
 
     /// Takes every call in flight (to fail them when the connection goes).
     func takeAll() -> ArraySlice<RedisRequest> {
-        let calls = inFlight[inFlightHead...]
-        inFlight = []
-        inFlightHead = 0
+        let calls = inFlight.removeAll()
         pendingReplies = 0
         return calls
     }

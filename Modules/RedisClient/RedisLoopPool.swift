@@ -40,9 +40,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     /// Connections with calls to write at the end of the turn.
     private var toFlush: [RedisConnection] = []
     private var flushing: [RedisConnection] = []
-    /// Calls waiting for a connection, oldest first from `waitersHead`.
-    private var waiters: [RedisRequest] = []
-    private var waitersHead = 0
+    /// Calls waiting for a connection, oldest first.
+    private var waiters = FIFOQueue<RedisRequest>()
     /// Failed connection attempts in a row, and when the next may start.
     private var failures = 0
     private var retryAt: ContinuousClock.Instant?
@@ -87,7 +86,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
 
     // MARK: - Calls
 
-    private var waiterCount: Int { waiters.count - waitersHead }
+    private var waiterCount: Int { waiters.count }
 
     /// Starts a call (loop thread); it fails with `shutDown` after a shutdown.
     func submit(_ request: RedisRequest) {
@@ -180,8 +179,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
 
     /// Places the waiting calls, oldest first, while connections have room.
     private func placeWaiters() {
-        while waitersHead < waiters.count, place(waiters[waitersHead]) {
-            _ = takeWaiter()
+        while let waiter = waiters.first, place(waiter) {
+            _ = waiters.popFirst()
         }
         if waiterCount > 0 { replenish() }
     }
@@ -252,8 +251,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
                 replenish()
                 return
             }
-        } else if let index = waiters[waitersHead...].firstIndex(where: { $0 === request }) {
-            waiters.remove(at: index)
+        } else {
+            _ = waiters.removeFirst { $0 === request }
         }
         finish(request, with: .failure(error))
     }
@@ -269,22 +268,8 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
         }
     }
 
-    private func takeWaiter() -> RedisRequest? {
-        guard waitersHead < waiters.count else { return nil }
-        let request = waiters[waitersHead]
-        waitersHead += 1
-        if waitersHead == waiters.count {
-            waiters.removeAll(keepingCapacity: true)
-            waitersHead = 0
-        } else if waitersHead > 64, waitersHead * 2 > waiters.count {
-            waiters.removeFirst(waitersHead)
-            waitersHead = 0
-        }
-        return request
-    }
-
     private func failWaiters(_ error: RedisError) {
-        while let request = takeWaiter() {
+        while let request = waiters.popFirst() {
             finish(
                 request,
                 with: .failure(
@@ -672,8 +657,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
             }
         }
         failWaiters(RedisError(.shutDown, "the client shut down while the call waited for a connection"))
-        waiters = []
-        waitersHead = 0
+        waiters = FIFOQueue()
         openConnections = []
         if let timer { loop.cancelTimer(timer) }
         timer = nil

@@ -10,6 +10,15 @@ func withClient(
     try await server.withClient(loopCount: loopCount, configure: configure, body)
 }
 
+/// Whether `client` answers `PING` within about 5 s (after its server was restarted).
+func answersAgain(_ client: RedisClient) async throws -> Bool {
+    for _ in 0..<200 {
+        if (try? await client.send(["PING"])) == .simpleString("PONG") { return true }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    return false
+}
+
 /// The error a call threw, or `nil` when it succeeded.
 func redisError(_ call: () async throws -> RedisValue) async -> RedisError? {
     do {

@@ -1,3 +1,4 @@
+import EventLoops
 import Foundation
 import Synchronization
 
@@ -18,8 +19,7 @@ final class InMemoryPaymentLedger: PaymentLedger {
         var book: LedgerBook
         var records: [String: Record] = [:]
         /// Keys in the order stored, for dropping expired records oldest first.
-        var order: [(key: String, storedAt: Date)] = []
-        var head = 0
+        var order = FIFOQueue<(key: String, storedAt: Date)>()
     }
 
     private let state: Mutex<State>
@@ -66,14 +66,9 @@ final class InMemoryPaymentLedger: PaymentLedger {
     }
 
     private static func dropExpired(_ state: inout State, now: Date) {
-        while state.head < state.order.count, now.timeIntervalSince(state.order[state.head].storedAt) > retention {
-            let entry = state.order[state.head]
+        while let entry = state.order.first, now.timeIntervalSince(entry.storedAt) > retention {
+            _ = state.order.popFirst()
             if state.records[entry.key]?.storedAt == entry.storedAt { state.records[entry.key] = nil }
-            state.head += 1
-        }
-        if state.head > 1024 && state.head * 2 > state.order.count {
-            state.order.removeFirst(state.head)
-            state.head = 0
         }
     }
 }
