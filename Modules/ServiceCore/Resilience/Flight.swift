@@ -3,14 +3,23 @@ import Synchronization
 
 /// One shared upstream call of ``SingleFlightMiddleware`` and the callers waiting for it.
 final class Flight: Sendable {
+    private typealias Continuation = CheckedContinuation<Result<HTTPResponse, any Error>, any Error>
+
+    /// The waiters in arrival order, by id; a handful at most, so lists are cheaper than tables.
     private struct State: Sendable {
-        var waiters: [Int: CheckedContinuation<Result<HTTPResponse, any Error>, any Error>] = [:]
-        var cancelled: Set<Int> = []
+        var waiters: [(id: Int, continuation: Continuation)] = []
+        var cancelled: [Int] = []
         var nextID = 0
         var result: Result<HTTPResponse, any Error>?
     }
 
+    /// What the call is: who may join it.
+    let key: SingleFlightMiddleware.Key
     private let state = Mutex(State())
+
+    init(key: SingleFlightMiddleware.Key) {
+        self.key = key
+    }
 
     /// The callers waiting now.
     var waiterCount: Int { state.withLock { $0.waiters.count } }
@@ -19,10 +28,10 @@ final class Flight: Sendable {
     func finish(_ result: Result<HTTPResponse, any Error>) {
         let waiters = state.withLock { state in
             state.result = result
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            defer { state.waiters = [] }
+            return state.waiters
         }
-        for waiter in waiters { waiter.resume(returning: result) }
+        for waiter in waiters { waiter.continuation.resume(returning: result) }
     }
 
     /// Waits for the call's result; throws `CancellationError` when the waiting task is
@@ -36,22 +45,23 @@ final class Flight: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let now = state.withLock { state -> Result<Result<HTTPResponse, any Error>, any Error>? in
                     if let result = state.result { return .success(result) }
-                    if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
-                    state.waiters[id] = continuation
+                    if let index = state.cancelled.firstIndex(of: id) {
+                        state.cancelled.remove(at: index)
+                        return .failure(CancellationError())
+                    }
+                    state.waiters.append((id, continuation))
                     return nil
                 }
                 if let now { continuation.resume(with: now) }
             }
         } onCancel: {
-            let waiter = state.withLock { state in
-                guard state.result == nil else {
-                    return nil as CheckedContinuation<Result<HTTPResponse, any Error>, any Error>?
-                }
-                guard let waiter = state.waiters.removeValue(forKey: id) else {
-                    state.cancelled.insert(id)
+            let waiter = state.withLock { state -> Continuation? in
+                guard state.result == nil else { return nil }
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    state.cancelled.append(id)
                     return nil
                 }
-                return waiter
+                return state.waiters.remove(at: index).continuation
             }
             waiter?.resume(throwing: CancellationError())
         }

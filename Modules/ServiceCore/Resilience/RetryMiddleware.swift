@@ -22,6 +22,9 @@ public struct RetryMiddleware: Middleware {
     public let budget: RetryBudget?
     private let clock: any ResilienceClock
     private let random: RandomSource
+    /// ``RetrySettings/retryableStatuses`` as a short list: a handful of numbers compared in turn
+    /// cost less than hashing each answer's status into the set.
+    private let retryableStatuses: [Int]
 
     /// Creates the middleware.
     /// - Parameters:
@@ -39,6 +42,7 @@ public struct RetryMiddleware: Middleware {
         self.budget = budget
         self.clock = clock
         self.random = random
+        self.retryableStatuses = settings.retryableStatuses.sorted()
     }
 
     /// Sends the request, retrying as described on the type.
@@ -51,18 +55,46 @@ public struct RetryMiddleware: Middleware {
             return try await next(request, context)
         }
         budget?.recordFirstAttempt()
+        // The first attempt passes the caller's request and context on as they are: most calls
+        // end here, and only a retry needs copies it can change.
+        let first = await Self.attempt(request, context, next)
+        guard let delay = retryDelay(after: first, attempt: context.attempt) else { return try first.get() }
+        return try await retry(request, context, after: first, delay: delay, next)
+    }
+
+    /// The outcome of one attempt, error included.
+    private static func attempt(
+        _ request: HTTPRequest,
+        _ context: MiddlewareContext,
+        _ next: @Sendable (HTTPRequest, MiddlewareContext) async throws -> HTTPResponse
+    ) async -> Result<HTTPResponse, any Error> {
+        do {
+            return .success(try await next(request, context))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The wait before the attempt after `attempt`, or `nil` when the outcome is final: not
+    /// retryable, the last attempt allowed, or the call cancelled.
+    private func retryDelay(after outcome: Result<HTTPResponse, any Error>, attempt: Int) -> Duration? {
+        guard attempt < settings.maxAttempts, !Task.isCancelled else { return nil }
+        return delay(after: outcome, retry: attempt)
+    }
+
+    /// The retries after a first attempt whose outcome is retried after `delay`.
+    private func retry(
+        _ request: HTTPRequest,
+        _ context: MiddlewareContext,
+        after first: Result<HTTPResponse, any Error>,
+        delay firstDelay: Duration,
+        _ next: @Sendable (HTTPRequest, MiddlewareContext) async throws -> HTTPResponse
+    ) async throws -> HTTPResponse {
         var request = request
         var context = context
+        var outcome = first
+        var delay = firstDelay
         while true {
-            let outcome: Result<HTTPResponse, any Error>
-            do {
-                outcome = .success(try await next(request, context))
-            } catch {
-                outcome = .failure(error)
-            }
-            guard context.attempt < settings.maxAttempts, !Task.isCancelled,
-                let delay = delay(after: outcome, retry: context.attempt)
-            else { return try outcome.get() }
             let caseTimeout = context.policy.timeout
             if RequestDeadline.current != nil {
                 let left = RequestDeadline.current!.remaining(on: clock) - delay
@@ -77,6 +109,9 @@ public struct RetryMiddleware: Middleware {
             request.timeout = timeout
             context.attempt += 1
             context.logger.debug("retrying, attempt \(context.attempt) after \(delay)")
+            outcome = await Self.attempt(request, context, next)
+            guard let after = retryDelay(after: outcome, attempt: context.attempt) else { return try outcome.get() }
+            delay = after
         }
     }
 
@@ -93,7 +128,7 @@ public struct RetryMiddleware: Middleware {
     private func delay(after outcome: Result<HTTPResponse, any Error>, retry: Int) -> Duration? {
         switch outcome {
         case .success(let response):
-            guard settings.retryableStatuses.contains(response.status) else { return nil }
+            guard retryableStatuses.contains(response.status) else { return nil }
             if let field = response.headers["Retry-After"],
                 let asked = RetryAfter.parse(field, now: clock.wallTime)
             {

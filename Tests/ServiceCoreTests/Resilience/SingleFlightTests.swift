@@ -126,4 +126,29 @@ import Testing
         for task in tasks { #expect(try await task.value == 200) }
         #expect(mock.requests.count == 1)
     }
+
+    /// The middleware keeps each call in flight in one of 1 024 slots picked by a hash; with more
+    /// distinct calls in flight than slots, some share a slot, and each must still get its own
+    /// answer from its own upstream call.
+    @Test func moreDistinctReadsThanSlotsEachGetTheirOwnAnswer() async throws {
+        let clock = VirtualClock(mode: .manual)
+        let mock = slowMock(clock)
+        let flight = SingleFlightMiddleware()
+        let client = try shopClient(mock, [flight])
+        let count = 1_500
+
+        let tasks = (0..<count).map { index in
+            Task {
+                try await ActingUser.$id.withValue("alice") {
+                    String(decoding: try await client.send(.item(id: "\(index)")).body, as: UTF8.self)
+                }
+            }
+        }
+        #expect(await eventually { clock.sleeperCount == count })
+        #expect(flight.waiting == 0)
+        clock.advance(by: .seconds(1))
+
+        for (index, task) in tasks.enumerated() { #expect(try await task.value.hasSuffix("/v1/items/\(index)")) }
+        #expect(mock.requests.count == count)
+    }
 }
