@@ -90,7 +90,7 @@ static void block_translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
  * process's mappings (QEMU maps the guest's files into its own address space) say where. */
 static void resolve(void) {
     pthread_mutex_lock(&resolving);
-    FILE *maps = unresolved > 0 ? fopen("/proc/self/maps", "r") : NULL;
+    FILE *maps = __atomic_load_n(&unresolved, __ATOMIC_RELAXED) > 0 ? fopen("/proc/self/maps", "r") : NULL;
     if (maps != NULL) {
         char line[1024], path[512];
         unsigned long long low, offset;
@@ -99,7 +99,7 @@ static void resolve(void) {
             for (int i = 0; i < function_count; i++) {
                 if (functions[i].address != 0 || strcmp(functions[i].library, path) != 0) continue;
                 __atomic_store_n(&functions[i].address, (uintptr_t)(low + functions[i].value), __ATOMIC_RELEASE);
-                unresolved--;
+                __atomic_fetch_sub(&unresolved, 1, __ATOMIC_RELAXED);
             }
         }
         fclose(maps);
