@@ -279,3 +279,61 @@ least_busy() {
     printf '%s\n' "${ROUNDS_A[@]}" "${ROUNDS_B[@]}" | awk '{ b = $1 * ($3 + $4) / 1e6; if (NR == 1 || b < m) m = b }
         END { printf "%.2f\n", m }'
 }
+
+# The arrangement of the edge issue (run.sh's part 5, profile.sh): one static nginx upstream
+# answering canned JSON for the user and the token introspection (no signature check); swiftyd in
+# live mode with every setting at its default but the modules' base URLs and key files (from
+# KEYS, as start_sandbox --generate-keys writes them); nginx proxy_pass (one worker, upstream
+# keepalive, access log on) in front of the same upstream; all on PROXY_CORE. Checks that both
+# answer 200. Sets UP_PID; S_PID, S_URL, S_ADMIN (swiftyd); G_PID, G_URL, G_LOG (nginx's access
+# log): start_static_arrangement KEYS.
+start_static_arrangement() {
+    local keys=$1 up_port p_port expires
+    up_port=$(free_port 18650)
+    expires=$(date -u -d '+1 day' +%Y-%m-%dT%H:%M:%SZ)
+    nginx_conf "$WORK/static" <<CONF
+    access_log off;
+    server {
+        listen 127.0.0.1:$up_port;
+        default_type application/json;
+        location = /v1/sessions/introspect { return 200 '{"active":true,"expiresAt":"$expires","userId":"alice"}'; }
+        location /v1/users/ { return 200 '{"displayName":"Bob Cratchit","followerCount":2,"followingCount":1,"id":"bob"}'; }
+    }
+CONF
+    start_nginx "$WORK/static" "http://127.0.0.1:$up_port/v1/users/bob"
+    UP_PID=$NGINX_PID
+    cat >"$WORK/static.json" <<JSON
+{
+  "mode": "live",
+  "modules": {
+    "UserModule": {"baseURL": "http://127.0.0.1:$up_port", "keyFile": "$keys/user-1.key"},
+    "FeedModule": {"baseURL": "http://127.0.0.1:$up_port", "keyFile": "$keys/feed-1.key"},
+    "PaymentModule": {"baseURL": "http://127.0.0.1:$up_port", "keyFile": "$keys/payment-1.key"}
+  }
+}
+JSON
+    D_CONFIG="$WORK/static.json" start_swiftyd static-swiftyd
+    S_PID=$D_PID S_URL="$D_APP/v1/users/bob" S_ADMIN=$D_ADMIN
+    p_port=$(free_port $((up_port + 1)))
+    G_LOG="$WORK/proxy/logs/access.log"
+    nginx_conf "$WORK/proxy" <<CONF
+    access_log $G_LOG;
+    upstream user {
+        server 127.0.0.1:$up_port;
+        keepalive 64;
+        keepalive_requests 1000000;
+    }
+    server {
+        listen 127.0.0.1:$p_port;
+        location /v1/users/ {
+            proxy_pass http://user;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+        }
+    }
+CONF
+    start_nginx "$WORK/proxy" "http://127.0.0.1:$p_port/v1/users/bob"
+    G_PID=$NGINX_PID G_URL="http://127.0.0.1:$p_port/v1/users/bob"
+    echo "swiftyd answers: $(check_200 "$S_URL")" >&2
+    echo "nginx answers:   $(check_200 "$G_URL")" >&2
+}

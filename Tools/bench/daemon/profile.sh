@@ -1,23 +1,39 @@
 #!/usr/bin/env bash
-# Where swiftyd's time goes on the proxied request of run.sh's part 1: GET /v1/users/bob through
-# swiftyd (live mode, signing) to a verifying sandbox user upstream, both pinned to PROXY_CORE,
-# `wrk -t1 -c64` on WRK_CORE. Release build, loopback only, every wait and load bounded.
+# The work of one proxied request, swiftyd beside nginx, in the arrangement of run.sh's part 5
+# (start_static_arrangement in common.sh): GET /v1/users/bob through swiftyd in live mode (every
+# setting at its default but the modules' base URLs and key files), through the same daemon with
+# single-flight off (so that every answer costs its own upstream request, as nginx's does), and
+# through nginx proxy_pass, all in front of one static nginx upstream answering canned JSON.
+# Every server on PROXY_CORE, `wrk -t1 -c64` on WRK_CORE. Release build, loopback only, every
+# wait and load bounded.
 #
-#   Tools/bench/daemon/profile.sh                # CPU split and counts per request (about 1 minute)
-#   PROFILE=1 Tools/bench/daemon/profile.sh      # and a sampled profile by stage (about 2 minutes more)
-#   SKIP_BUILD=1 SECONDS_PER_PART=5 Tools/bench/daemon/profile.sh
-#   TRANSPORT=curl Tools/bench/daemon/profile.sh # the modules on libcurl (default: http1)
+#   Tools/bench/daemon/profile.sh                # the table per request (about 7 minutes)
+#   PROFILE=1 Tools/bench/daemon/profile.sh      # and swiftyd's sampled profile by stage
+#   SKIP_BUILD=1 SECONDS_PER_PART=2 Tools/bench/daemon/profile.sh   # shorter windows (5 minutes)
 #
-# Per request, measured over one wrk run each:
-#   1. CPU time (user and system, /proc/PID/stat) of swiftyd and of its upstream;
-#   2. swiftyd's system calls by name (the syscalls:sys_enter_* tracepoints);
-#   3. swiftyd's Swift task switches (swift_task_switch) and libcurl drives
-#      (curl_multi_socket_action), counted with uprobes;
-#   4. with PROFILE=1: a DWARF call-graph profile in which each sample is charged to the innermost
-#      frame of the project's own code, so the C libraries' work stays with the call that asked for
-#      it (libcurl under CurlLoopDriver.socketAction, the server under EventLoop.runLoop), summed
-#      by that frame and by the library the sample was in.
-# Requests are counted from swiftyd's own /metrics, so the figures are per answered request.
+# Each side is measured alone under the same load, in windows of SECONDS_PER_PART seconds, and
+# every figure is divided by the requests that side answered in that same window (swiftyd's
+# /metrics; the lines of nginx's access log):
+#   1. CPU in user and in kernel mode (/proc/PID/stat), the requests per second, and the upstream
+#      requests per answered request (swiftyd's upstream attempts; nginx forwards every request);
+#   2. system calls by name (the syscalls:sys_enter_* tracepoints);
+#   3. counted with uprobes: swiftyd's Swift tasks created (swift_task_create_common), task
+#      switches (swift_task_switch), continuations (swift_continuation_init, _await, and the three
+#      resumes), objects (swift_allocObject), and heap allocations and frees in the allocator it
+#      links (tcmalloc: malloc, calloc, realloc, memalign, posix_memalign, operator new; free);
+#      nginx's heap allocations and frees in glibc. Uprobes slow the process down; the counts
+#      are what is read from this window;
+#   4. from a sampled profile (perf record, no call graph): the share of each proxy's CPU in
+#      reference counting (swift_retain, swift_release and their kin: a uprobe on each would
+#      stop the daemon) and in the allocator, and that share of the CPU per request of part 1;
+#   5. counted under QEMU (Tools/bench/instructions, when qemu-user and a C compiler are there):
+#      swiftyd's calls to swift_retain and swift_release (with their _n and nonatomic forms) and
+#      its user-mode instructions, in a second swiftyd of the same configuration run by
+#      qemu-x86_64 with the counting plugin, under the same load;
+#   6. with PROFILE=1: swiftyd's DWARF call-graph profile, each sample charged to the innermost
+#      frame of the project's own code, so the C libraries' work stays with the call that asked
+#      for it, summed by that frame and by the library the sample was in.
+# Prints the table and writes it to RESULTS_DIR/profile.tsv (Tools/bench/results.sh).
 # Needs root (tracepoints and uprobes), perf (apt-get install linux-perf) and run.sh's tools.
 set -euo pipefail
 
@@ -30,7 +46,6 @@ PROXY_CORE=${PROXY_CORE:-0}
 WRK_CORE=${WRK_CORE:-1}
 SKIP_BUILD=${SKIP_BUILD:-0}
 TOKEN=${TOKEN:-sandbox-alice}
-REPLAY_CAPACITY=${REPLAY_CAPACITY:-1000000}
 TOP=${TOP:-25}
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -38,38 +53,78 @@ cd "$ROOT"
 [ "$(id -u)" = 0 ] || { echo "profile.sh needs root for tracepoints and uprobes" >&2; exit 77; }
 # shellcheck source=common.sh
 . "$ROOT/Tools/bench/daemon/common.sh"
-require_tools "wrk util-linux curl gawk iproute2 linux-perf" wrk taskset curl awk ss perf
+# shellcheck source=../results.sh
+. "$ROOT/Tools/bench/results.sh"
+# shellcheck source=../instructions/count.sh
+. "$ROOT/Tools/bench/instructions/count.sh"
+require_tools "wrk nginx-light util-linux curl gawk iproute2 linux-perf binutils" wrk nginx taskset curl awk ss perf nm
 build_binaries
 
-# The uprobes this script adds are removed again on any exit.
+# The uprobes this script adds (groups swiftyd and nginx) are removed again on any exit.
 PROBES_ADDED=0
-remove_probes() { [ "$PROBES_ADDED" = 0 ] || perf probe -q -d 'swifty:*' >/dev/null 2>&1 || true; }
+remove_probes() {
+    [ "$PROBES_ADDED" = 0 ] || { perf probe -q -d 'swiftyd:*' -d 'nginx:*' >/dev/null 2>&1 || true; }
+    PROBES_ADDED=0
+}
 trap 'remove_probes; cleanup' EXIT
 
-library() { ldd "$SWIFTYD" | awk -v name="$1" 'index($1, name) == 1 { print $3; exit }'; }
-CONCURRENCY=$(library libswift_Concurrency.so)
-CURL=$(library libcurl.so)
-[ -n "$CONCURRENCY" ] && [ -n "$CURL" ] || { echo "swiftyd links no libswift_Concurrency or libcurl" >&2; exit 1; }
+library() { ldd "$1" | awk -v name="$2" 'index($1, name) == 1 { print $3; exit }'; }
+CONCURRENCY=$(library "$SWIFTYD" libswift_Concurrency.so)
+SWIFT_CORE=$(library "$SWIFTYD" libswiftCore.so)
+TCMALLOC=$(library "$SWIFTYD" libtcmalloc)
+LIBC=$(library "$(command -v nginx)" libc.so)
+[ -n "$CONCURRENCY" ] && [ -n "$SWIFT_CORE" ] && [ -n "$TCMALLOC" ] && [ -n "$LIBC" ] || {
+    echo "swiftyd links no libswift_Concurrency, libswiftCore or libtcmalloc, or nginx no libc" >&2
+    exit 1
+}
 
 machine "start"
 mkdir -p "$WORK/keys"
 start_sandbox keygen --keys "$WORK/keys" --generate-keys
 stop "$SB_PID"
-start_sandbox verified --keys "$WORK/keys" --replay-capacity "$REPLAY_CAPACITY"
-UP_PID=$SB_PID
-write_live_config "$WORK/live.json" "$SB_USER" "$SB_FEED" "$SB_PAYMENT"
-D_CONFIG="$WORK/live.json" start_swiftyd profile-swiftyd SWIFTY_LOG_LEVEL=info
-URL="$D_APP/v1/users/bob"
-check_200 "$URL" >/dev/null
-run_wrk "$WORK/warm.wrk" "$CONNECTIONS" 2s "$URL"
+start_static_arrangement "$WORK/keys"
+# The same daemon with single-flight off: every answer then costs its own upstream request.
+D_CONFIG="$WORK/static.json" start_swiftyd unshared-swiftyd SWIFTY_USER_SINGLE_FLIGHT=false
+U_PID=$D_PID U_URL="$D_APP/v1/users/bob" U_ADMIN=$D_ADMIN
+check_200 "$U_URL" >/dev/null
+run_wrk "$WORK/warm-g" "$CONNECTIONS" 2s "$G_URL"
+run_wrk "$WORK/warm-s" "$CONNECTIONS" 2s "$S_URL"
+run_wrk "$WORK/warm-u" "$CONNECTIONS" 2s "$U_URL"
 
-# Answered app requests so far, from swiftyd's /metrics.
-answered() {
-    curl -fsS --max-time 5 "$D_ADMIN/metrics" | awk '/^swiftyd_http_requests_total/ { n += $NF } END { printf "%d\n", n }'
+# The side measured: SIDE (swiftyd, unshared: swiftyd with single-flight off, or nginx), its PID,
+# URL and (swiftyd) admin URL.
+use_side() {
+    SIDE=$1
+    case "$SIDE" in
+        swiftyd) PID=$S_PID URL=$S_URL ADMIN=$S_ADMIN ;;
+        unshared) PID=$U_PID URL=$U_URL ADMIN=$U_ADMIN ;;
+        nginx) PID=$G_PID URL=$G_URL ;;
+    esac
 }
 
-# Runs COMMAND under load: wrk in the background for SECONDS_PER_PART + 2 s, COMMAND after its
-# first second. Not in a subshell: COMMAND's variables stay set.
+# "answered upstream": the requests the side has answered so far and the upstream requests it
+# has made (swiftyd's /metrics; nginx's access log, one line per answer, each forwarded).
+answered() {
+    if [ "$SIDE" != nginx ]; then
+        curl -fsS --max-time 5 "$ADMIN/metrics" | awk '/^swiftyd_http_requests_total/ { n += $NF }
+            /^swiftyd_upstream_attempts_total/ { u += $NF } END { printf "%d %d\n", n, u }'
+    else
+        wc -l <"$G_LOG" | awk '{ print $1, $1 }'
+    fi
+}
+
+# Runs COMMAND and sets ANSWERED and UPSTREAM to the requests answered and made meanwhile.
+answered_during() {
+    local n0 u0 n1 u1
+    read -r n0 u0 < <(answered)
+    "$@"
+    read -r n1 u1 < <(answered)
+    ANSWERED=$((n1 - n0)) UPSTREAM=$((u1 - u0))
+    [ "$ANSWERED" -gt 0 ] || { echo "$SIDE answered no request under load" >&2; exit 1; }
+}
+
+# Runs COMMAND under load on the side's URL: wrk in the background for SECONDS_PER_PART + 2 s,
+# COMMAND after its first second. Not in a subshell: COMMAND's variables stay set.
 under_load() {
     local wrk_pid
     timeout --foreground $((SECONDS_PER_PART + 30)) taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" \
@@ -83,40 +138,14 @@ under_load() {
     [ "$(wrk_errors "$WORK/load.wrk")" = 0 ] || echo "warning: wrk counted errors: $(cat "$WORK/load.wrk")" >&2
 }
 
-# Runs COMMAND and sets ANSWERED to the requests swiftyd answered meanwhile (from /metrics).
-answered_during() {
-    local before after
-    before=$(answered)
-    "$@"
-    after=$(answered)
-    ANSWERED=$((after - before))
-    [ "$ANSWERED" -gt 0 ] || { echo "swiftyd answered no request under load" >&2; exit 1; }
-}
-
-echo "== 1. CPU per request" >&2
-cpu_fields() { awk '{ print $14, $15 }' "/proc/$1/stat"; }
-cpu_window() {
-    read -r DU0 DS0 < <(cpu_fields "$D_PID")
-    read -r UU0 US0 < <(cpu_fields "$UP_PID")
-    sleep "$SECONDS_PER_PART"
-    read -r DU1 DS1 < <(cpu_fields "$D_PID")
-    read -r UU1 US1 < <(cpu_fields "$UP_PID")
-}
-under_load answered_during cpu_window
-n=$ANSWERED
-CPU_LINE=$(awk -v n="$n" -v t="$TICK_US" -v a=$((DU1 - DU0)) -v b=$((DS1 - DS0)) -v c=$((UU1 - UU0)) -v d=$((US1 - US0)) \
-    'BEGIN { printf "%d requests (%.0f/s): swiftyd %.1f us user + %.1f us system; upstream %.1f us user + %.1f us system",
-        n, n / '"$SECONDS_PER_PART"', a * t / n, b * t / n, c * t / n, d * t / n }')
-
-echo "== 2. system calls per request" >&2
-# Counts EVENTS on swiftyd into CSV for exactly the window in which ANSWERED is measured: perf
-# starts with its counters off (attaching to hundreds of tracepoints takes a while) and is switched
-# on and off through its control FIFO around the two /metrics reads.
+# Counts EVENTS on the side's process into CSV for exactly the window in which ANSWERED is
+# measured: perf starts with its counters off (attaching to hundreds of tracepoints takes a while)
+# and is switched on and off through its control FIFO around the two answer counts.
 counted_window() {
     local events=$1 csv=$2 perf_pid
     rm -f "$WORK/ctl" "$WORK/ack"
     mkfifo "$WORK/ctl" "$WORK/ack"
-    perf stat -x, -D -1 --control "fifo:$WORK/ctl,$WORK/ack" -e "$events" -p "$D_PID" -o "$csv" \
+    perf stat -x, -D -1 --control "fifo:$WORK/ctl,$WORK/ack" -e "$events" -p "$PID" -o "$csv" \
         -- sleep $((SECONDS_PER_PART + 30)) 2>/dev/null &
     perf_pid=$!
     PIDS+=("$perf_pid")
@@ -136,33 +165,153 @@ counting() {
     echo disable >&8
     read -r -t 20 reply <&9 || true
 }
-counted_window 'syscalls:sys_enter_*' "$WORK/syscalls.csv"
-n=$ANSWERED
-SYSCALLS=$(awk -F, -v n="$n" '$1 ~ /^[0-9]+$/ && $1 > 0 { sub(/syscalls:sys_enter_/, "", $3); printf "%s %.2f\n", $3, $1 / n }' \
-    "$WORK/syscalls.csv" | sort -k2 -g -r | awk '$2 >= 0.01 { printf "%s%s %s", sep, $1, $2; sep = ", " } END { print "" }')
-SYSCALL_TOTAL=$(awk -F, -v n="$n" '$1 ~ /^[0-9]+$/ { s += $1 } END { printf "%.2f", s / n }' "$WORK/syscalls.csv")
 
-echo "== 3. task switches and libcurl drives per request" >&2
-perf probe -q -x "$CONCURRENCY" -a 'swifty:task_switch=swift_task_switch' >/dev/null 2>&1 &&
-    perf probe -q -x "$CURL" -a 'swifty:curl_drive=curl_multi_socket_action' >/dev/null 2>&1 || {
-    echo "could not add uprobes (perf probe)" >&2
-    exit 1
-}
-PROBES_ADDED=1
-counted_window 'swifty:*' "$WORK/probes.csv"
-n=$ANSWERED
-PROBE_LINE=$(awk -F, -v n="$n" '$1 ~ /^[0-9]+$/ { sub(/swifty:/, "", $3); printf "%s%s %.2f", sep, $3, $1 / n; sep = ", " }
-    END { print "" }' "$WORK/probes.csv")
-remove_probes
-PROBES_ADDED=0
+# The table: one "ROW<TAB>SIDE<TAB>VALUE<TAB>UNIT" line per figure, in the order measured.
+row() { printf '%s\t%s\t%s\t%s\n' "$1" "$SIDE" "$2" "$3" >>"$WORK/table.tsv"; }
+: >"$WORK/table.tsv"
+# Each perf stat CSV line "count,,EVENT,..." as "EVENT count_per_request", the group dropped.
+per_request() { awk -F, -v n="$ANSWERED" '$1 ~ /^[0-9]+$/ { e = $3; sub(/^[^:]*:/, "", e); printf "%s %.2f\n", e, $1 / n }' "$1"; }
 
-if [ "$PROFILE" = 1 ]; then
-    echo "== 4. sampled profile by stage (perf record, DWARF call graphs)" >&2
+for side in swiftyd unshared nginx; do
+    use_side "$side"
+    echo "== $SIDE: 1. CPU per request ($(date -u +%T))" >&2
+    cpu_window() {
+        read -r U0 K0 < <(awk '{ print $14, $15 }' "/proc/$PID/stat")
+        sleep "$SECONDS_PER_PART"
+        read -r U1 K1 < <(awk '{ print $14, $15 }' "/proc/$PID/stat")
+    }
+    under_load answered_during cpu_window
+    row "requests/s under load" "$((ANSWERED / SECONDS_PER_PART))" "req/s"
+    USER_US=$(awk -v n="$ANSWERED" -v t="$TICK_US" -v a=$((U1 - U0)) 'BEGIN { printf "%.2f", a * t / n }')
+    KERNEL_US=$(awk -v n="$ANSWERED" -v t="$TICK_US" -v a=$((K1 - K0)) 'BEGIN { printf "%.2f", a * t / n }')
+    row "CPU in user mode" "$USER_US" us
+    row "CPU in kernel mode" "$KERNEL_US" us
+    row "upstream requests" "$(awk -v u="$UPSTREAM" -v n="$ANSWERED" 'BEGIN { printf "%.3f", u / n }')" count
+
+    echo "== $SIDE: 2. system calls per request" >&2
+    counted_window 'syscalls:sys_enter_*' "$WORK/syscalls-$SIDE.csv"
+    per_request "$WORK/syscalls-$SIDE.csv" | awk '{ s += $2 } END { printf "%.2f\n", s }' >"$WORK/total"
+    row "system calls" "$(cat "$WORK/total")" count
+    per_request "$WORK/syscalls-$SIDE.csv" | sed 's/^sys_enter_//' | sort -k2 -g -r | awk '$2 >= 0.01' |
+        while read -r name count; do row "  $name" "$count" count; done
+
+    echo "== $SIDE: 3. counted with uprobes" >&2
+    remove_probes
+    PROBES_ADDED=1
+    if [ "$SIDE" != nginx ]; then
+        GROUP=swiftyd
+        for probe in task_create=swift_task_create_common task_switch=swift_task_switch \
+            continuation_init=swift_continuation_init continuation_await=swift_continuation_await \
+            continuation_resume=swift_continuation_resume continuation_throwing_resume=swift_continuation_throwingResume \
+            continuation_throwing_error=swift_continuation_throwingResumeWithError; do
+            perf probe -q -x "$CONCURRENCY" -a "swiftyd:$probe" >/dev/null 2>&1 || { echo "could not add uprobe $probe" >&2; exit 1; }
+        done
+        perf probe -q -x "$SWIFT_CORE" -a "swiftyd:alloc_object=swift_allocObject" >/dev/null 2>&1 || { echo "could not add uprobe swift_allocObject" >&2; exit 1; }
+        # tcmalloc's names: malloc is tc_malloc, memalign and aligned_alloc are tc_memalign,
+        # operator new is tc_new (perf probe cannot name the mangled _Znwm).
+        for probe in malloc=tc_malloc calloc=tc_calloc realloc=tc_realloc memalign=tc_memalign \
+            posix_memalign=tc_posix_memalign operator_new=tc_new free=tc_free; do
+            perf probe -q -x "$TCMALLOC" -a "swiftyd:$probe" >/dev/null 2>&1 || { echo "could not add uprobe $probe" >&2; exit 1; }
+        done
+    else
+        GROUP=nginx
+        for probe in malloc calloc realloc posix_memalign free; do
+            perf probe -q -x "$LIBC" -a "nginx:$probe=$probe" >/dev/null 2>&1 || { echo "could not add uprobe $probe" >&2; exit 1; }
+        done
+    fi
+    counted_window "$GROUP:*" "$WORK/probes-$SIDE.csv"
+    remove_probes
+    per_request "$WORK/probes-$SIDE.csv" >"$WORK/probes-$SIDE.txt"
+    count() { awk -v want="$1" 'BEGIN { split(want, w, " "); for (i in w) k[w[i]] = 1 } ($1 in k) { s += $2 } END { printf "%.2f", s }' "$WORK/probes-$SIDE.txt"; }
+    if [ "$SIDE" != nginx ]; then
+        row "Swift tasks created" "$(count task_create)" count
+        row "Swift task switches" "$(count task_switch)" count
+        row "continuations (init)" "$(count continuation_init)" count
+        row "continuation awaits" "$(count continuation_await)" count
+        row "continuation resumes" "$(count "continuation_resume continuation_throwing_resume continuation_throwing_error")" count
+        row "Swift objects allocated (swift_allocObject)" "$(count alloc_object)" count
+    fi
+    row "heap allocations (malloc, calloc, realloc, aligned, new)" "$(count "malloc calloc realloc memalign posix_memalign operator_new")" count
+    row "heap frees" "$(count free)" count
+    row "upstream requests in the uprobes' window" "$(awk -v u="$UPSTREAM" -v n="$ANSWERED" 'BEGIN { printf "%.3f", u / n }')" count
+
+    echo "== $SIDE: 4. reference counting and allocator share (perf record)" >&2
     record_window() {
-        perf record -q -F 999 --call-graph dwarf,32768 -p "$D_PID" -o "$WORK/perf.data" -- sleep "$PROFILE_SECONDS" \
+        perf record -q -F 1999 -p "$PID" -o "$WORK/share.data" -- sleep "$SECONDS_PER_PART" >/dev/null 2>&1
+    }
+    under_load record_window
+    perf script -i "$WORK/share.data" -F ip,sym,dso 2>/dev/null | awk -v user="$USER_US" -v kernel="$KERNEL_US" '
+        {
+            dso = $NF; sym = $0; sub(/[ \t]*\([^(]*\)$/, "", sym); sub(/^[ \t]*[0-9a-f]+ /, "", sym)
+            total++
+            if (sym ~ /^swift_(nonatomic_)?(bridgeObject|unknownObject|unowned|weak)?([Rr]etain|[Rr]elease)(_n)?$/) rc++
+            else if (dso ~ /tcmalloc/ || sym ~ /^swift_(allocObject|deallocObject|slowAlloc|slowDealloc|deallocClassInstance)$/ ||
+                (dso ~ /libc[.-]/ && sym ~ /^(__libc_)?(malloc|free|calloc|realloc|cfree|posix_memalign)$|^_int_(malloc|free|realloc|memalign)|^_mid_memalign$|^malloc_consolidate$|^unlink_chunk|^tcache_/)) heap++
+        }
+        END {
+            cpu = user + kernel
+            printf "%.1f %.2f %.1f %.2f\n", 100 * rc / total, cpu * rc / total, 100 * heap / total, cpu * heap / total
+        }' >"$WORK/share"
+    read -r RC_PCT RC_US HEAP_PCT HEAP_US <"$WORK/share"
+    if [ "$SIDE" != nginx ]; then
+        row "retain and release, share of CPU" "$RC_PCT" %
+        row "retain and release, CPU" "$RC_US" us
+    fi
+    row "allocator, share of CPU" "$HEAP_PCT" %
+    row "allocator, CPU" "$HEAP_US" us
+done
+
+# A second daemon of each swiftyd side's configuration, run by qemu-x86_64 with the counting
+# plugin, under the same load; its plugin rewrites the counts every 20 ms, read around the window.
+if instruction_counter_ready; then
+    {
+        for symbol in swift_retain swift_retain_n swift_nonatomic_retain swift_nonatomic_retain_n; do call_spec retain "$SWIFT_CORE" "$symbol"; done
+        for symbol in swift_release swift_release_n swift_nonatomic_release swift_nonatomic_release_n; do call_spec release "$SWIFT_CORE" "$symbol"; done
+    } >"$WORK/calls.spec"
+    call_counter "$WORK/calls.spec" "$WORK/calls.out"
+    for side in swiftyd unshared; do
+        SIDE=$side
+        echo "== $SIDE: 5. retains, releases and instructions, counted under QEMU ($(date -u +%T))" >&2
+        settings=()
+        if [ "$SIDE" = unshared ]; then settings=(SWIFTY_USER_SINGLE_FLIGHT=false); fi
+        rm -f "$WORK/calls.out"
+        env "${settings[@]+"${settings[@]}"}" taskset -c "$PROXY_CORE" "${CALL_RUNNER[@]}" "$SWIFTYD" --port 0 --admin-port 0 \
+            --config "$WORK/static.json" >"$WORK/counted-$SIDE.out" 2>"$WORK/counted-$SIDE.err" &
+        PID=$!
+        PIDS+=("$PID")
+        # Under QEMU the start takes longer: wait up to a minute.
+        for _ in $(seq 1 600); do grep -q "^  app API:" "$WORK/counted-$SIDE.out" 2>/dev/null && break; sleep 0.1; done
+        URL="$(field_from "$WORK/counted-$SIDE.out" "  app API:" 3)/v1/users/bob"
+        ADMIN=$(field_from "$WORK/counted-$SIDE.out" "  admin:" 2)
+        ADMIN=${ADMIN%/livez}
+        check_200 "$URL" >/dev/null
+        run_wrk "$WORK/warm-q" "$CONNECTIONS" 2s "$URL"
+        calls_window() {
+            cp "$WORK/calls.out" "$WORK/calls.0"
+            sleep "$SECONDS_PER_PART"
+            cp "$WORK/calls.out" "$WORK/calls.1"
+        }
+        under_load answered_during calls_window
+        stop "$PID"
+        # Each NAME's calls in the window per request.
+        calls() { awk -v want="$1" -v n="$ANSWERED" '$1 != want { next } FNR == NR { a += $2; next } { b += $2 } END { printf "%.1f", (b - a) / n }' "$WORK/calls.0" "$WORK/calls.1"; }
+        row "retains (swift_retain, _n; counted under QEMU)" "$(calls retain)" count
+        row "releases (swift_release, _n; counted under QEMU)" "$(calls release)" count
+        row "instructions in user mode (counted under QEMU)" "$(calls instructions | cut -d. -f1)" count
+        row "upstream requests in QEMU's window" "$(awk -v u="$UPSTREAM" -v n="$ANSWERED" 'BEGIN { printf "%.3f", u / n }')" count
+    done
+else
+    echo "no counts under QEMU: retains and releases are read from the sampled profile only" >&2
+fi
+
+use_side swiftyd
+if [ "$PROFILE" = 1 ]; then
+    echo "== swiftyd: 6. sampled profile by stage (perf record, DWARF call graphs)" >&2
+    record_window() {
+        perf record -q -F 999 --call-graph dwarf,32768 -p "$PID" -o "$WORK/perf.data" -- sleep "$PROFILE_SECONDS" \
             >/dev/null 2>&1
     }
-    SECONDS_PER_PART=$PROFILE_SECONDS under_load answered_during record_window
+    SECONDS_PER_PART=$PROFILE_SECONDS under_load record_window
     perf script -i "$WORK/perf.data" -F ip,sym,dso 2>/dev/null >"$WORK/perf.script"
     # A sample's stack runs from its leaf outwards; it is charged to the first frame whose
     # mangled name belongs to one of the project's modules, and to the library of its leaf.
@@ -191,15 +340,40 @@ if [ "$PROFILE" = 1 ]; then
 fi
 
 echo
-echo "== profile of GET /v1/users/bob through swiftyd (live mode, signing, $TRANSPORT transport) to a verifying upstream"
+echo "== per request: GET /v1/users/bob through swiftyd (live mode, defaults; and with single-flight off) and nginx proxy_pass, one static nginx upstream"
 machine "end"
-echo "CPU: $CPU_LINE"
-echo "system calls per request ($SYSCALL_TOTAL in all): $SYSCALLS"
-echo "per request: $PROBE_LINE"
+# Rows in the order first measured; a side without a figure shows "-".
+awk -F'\t' '
+    function show(r,    j, v) {
+        for (j = 1; j <= 3; j++) v[j] = ((r, side[j]) in value) ? value[r, side[j]] : "-"
+        printf "%-56s %10s %14s %10s  %s\n", r, v[1], v[2], v[3], unit[r]
+    }
+    # The system calls by name (indented rows) stay together under their total.
+    !($1 in seen) { seen[$1] = 1; if ($1 ~ /^  /) calls[++m] = $1; else order[++n] = $1 }
+    { value[$1, $2] = $3; unit[$1] = $4 }
+    END {
+        split("swiftyd unshared nginx", side, " ")
+        printf "%-56s %10s %14s %10s  %s\n", "per request", "swiftyd", "swiftyd sf-off", "nginx", "unit"
+        for (i = 1; i <= n; i++) {
+            show(order[i])
+            if (order[i] == "system calls") for (k = 1; k <= m; k++) show(calls[k])
+        }
+    }' "$WORK/table.tsv"
+echo "(swiftyd sf-off: the same daemon with single-flight off; wrk -t1 -c$CONNECTIONS, ${SECONDS_PER_PART} s per window; swiftyd threads $THREADS, nginx 1 worker, the static upstream: all on core $PROXY_CORE, wrk on core $WRK_CORE)"
 if [ "$PROFILE" = 1 ]; then
-    echo "samples charged to the innermost frame of the project's code (% of swiftyd's samples):"
+    echo "swiftyd's samples charged to the innermost frame of the project's code (% of its samples):"
     swift demangle --simplified --compact <"$WORK/stages.txt" | cut -c1-150 | sed 's/^/  /'
     echo "where the C libraries' time under the loop's three entry points went (% of all samples):"
     swift demangle --simplified --compact <"$WORK/libraries.txt" | cut -c1-150
 fi
-echo "(wrk -t1 -c$CONNECTIONS, ${SECONDS_PER_PART} s per part; swiftyd threads $THREADS and its upstream on core $PROXY_CORE, wrk on core $WRK_CORE)"
+
+results_begin profile
+while IFS=$'\t' read -r name side value unit; do
+    case "$name" in "  "*) name="system call ${name#  }" ;; esac
+    case "$side" in
+        nginx) result figure "per request, nginx: $name" "$value" "$unit" - - anchor ;;
+        unshared) result figure "per request, swiftyd with single-flight off: $name" "$value" "$unit" - - ours ;;
+        *) result figure "per request, swiftyd: $name" "$value" "$unit" - - ours ;;
+    esac
+done <"$WORK/table.tsv"
+results_end

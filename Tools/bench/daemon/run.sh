@@ -336,52 +336,7 @@ fi
 #    check), so the figure is the proxy's own cost.
 if [ "$ONLY" = all ] || [ "$ONLY" = static ]; then
     echo "== 5. GET /v1/users/bob: swiftyd (live mode, defaults) vs nginx proxy_pass, one static nginx upstream" >&2
-    UP_PORT=$(free_port 18650)
-    EXPIRES=$(date -u -d '+1 day' +%Y-%m-%dT%H:%M:%SZ)
-    nginx_conf "$WORK/static" <<CONF
-    access_log off;
-    server {
-        listen 127.0.0.1:$UP_PORT;
-        default_type application/json;
-        location = /v1/sessions/introspect { return 200 '{"active":true,"expiresAt":"$EXPIRES","userId":"alice"}'; }
-        location /v1/users/ { return 200 '{"displayName":"Bob Cratchit","followerCount":2,"followingCount":1,"id":"bob"}'; }
-    }
-CONF
-    start_nginx "$WORK/static" "http://127.0.0.1:$UP_PORT/v1/users/bob"
-    UP_PID=$NGINX_PID
-    cat >"$WORK/static.json" <<JSON
-{
-  "mode": "live",
-  "modules": {
-    "UserModule": {"baseURL": "http://127.0.0.1:$UP_PORT", "keyFile": "$WORK/keys/user-1.key"},
-    "FeedModule": {"baseURL": "http://127.0.0.1:$UP_PORT", "keyFile": "$WORK/keys/feed-1.key"},
-    "PaymentModule": {"baseURL": "http://127.0.0.1:$UP_PORT", "keyFile": "$WORK/keys/payment-1.key"}
-  }
-}
-JSON
-    D_CONFIG="$WORK/static.json" start_swiftyd static-swiftyd
-    S_PID=$D_PID S_URL="$D_APP/v1/users/bob"
-    P_PORT=$(free_port $((UP_PORT + 1)))
-    nginx_conf "$WORK/proxy" <<CONF
-    access_log $WORK/proxy/logs/access.log;
-    upstream user {
-        server 127.0.0.1:$UP_PORT;
-        keepalive 64;
-        keepalive_requests 1000000;
-    }
-    server {
-        listen 127.0.0.1:$P_PORT;
-        location /v1/users/ {
-            proxy_pass http://user;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-        }
-    }
-CONF
-    start_nginx "$WORK/proxy" "http://127.0.0.1:$P_PORT/v1/users/bob"
-    G_PID=$NGINX_PID G_URL="http://127.0.0.1:$P_PORT/v1/users/bob"
-    echo "swiftyd answers: $(check_200 "$S_URL")" >&2
-    echo "nginx answers:   $(check_200 "$G_URL")" >&2
+    start_static_arrangement "$WORK/keys"
     WRK_ARGS=(-H "Authorization: Bearer $TOKEN")
     run_wrk "$WORK/warm-g" "$CONNECTIONS" 2s "$G_URL"
     run_wrk "$WORK/warm-s" "$CONNECTIONS" 2s "$S_URL"
