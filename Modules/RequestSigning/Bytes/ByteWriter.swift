@@ -109,13 +109,28 @@ struct ByteWriter: ~Copyable {
             digits += 1
             if digits < 20 { limit &*= 10 }
         }
+        // Two digits per division: half the chain of dependent divisions.
         var position = count + digits
-        repeat {
-            position -= 1
-            let quotient = magnitude / 10
-            start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude &- quotient &* 10)
+        while magnitude >= 100 {
+            let quotient = magnitude / 100
+            position -= 2
+            writePair(UInt32(truncatingIfNeeded: magnitude &- quotient &* 100), at: position)
             magnitude = quotient
-        } while magnitude > 0
+        }
+        if magnitude >= 10 {
+            writePair(UInt32(truncatingIfNeeded: magnitude), at: position - 2)
+        } else {
+            start[position - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        }
         count += digits
+    }
+
+    /// Writes a number below 100 as two digits.
+    @inline(__always)
+    private func writePair(_ pair: UInt32, at position: Int) {
+        // pair / 10 for pair < 100, without a division.
+        let tens = (pair &* 103) >> 10
+        start[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+        start[position + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair &- tens &* 10)
     }
 }

@@ -62,44 +62,34 @@ enum MessageText {
         return combined
     }
 
-    /// The combined values of `Signature-Input`, `Signature` and `Content-Digest`, found in one
-    /// pass over the fields.
-    static func signatureFields(in headers: HTTPHeaders) -> (input: String?, signature: String?, digest: String?) {
-        // Find where each field is first (no strings copied), then read the values; a repeated
-        // field takes the slower joining pass.
-        var input = -1
-        var signature = -1
-        var digest = -1
-        var repeated = false
-        headers.fields.withUnsafeBufferPointer { fields in
-            for index in fields.indices {
-                switch fields[index].name.utf8.count {
-                case 15 where ByteText.equalsIgnoringCase(fields[index].name, "signature-input"):
-                    repeated = repeated || input >= 0
-                    input = index
-                case 9 where ByteText.equalsIgnoringCase(fields[index].name, "signature"):
-                    repeated = repeated || signature >= 0
-                    signature = index
-                case 14 where ByteText.equalsIgnoringCase(fields[index].name, "content-digest"):
-                    repeated = repeated || digest >= 0
-                    digest = index
-                default:
-                    continue
-                }
+    /// Where `Signature-Input`, `Signature` and `Content-Digest` are among the fields (-1 when
+    /// absent), and whether one of them is repeated.
+    struct FieldIndices {
+        var input: Int
+        var signature: Int
+        var digest: Int
+        var repeated: Bool
+    }
+
+    /// Finds the three signature fields in one pass over the fields, without copying a string.
+    static func signatureFieldIndices(in fields: UnsafeBufferPointer<HTTPHeaders.Field>) -> FieldIndices {
+        var found = FieldIndices(input: -1, signature: -1, digest: -1, repeated: false)
+        for index in fields.indices {
+            switch fields[index].name.utf8.count {
+            case 15 where ByteText.equalsIgnoringCase(fields[index].name, "signature-input"):
+                found.repeated = found.repeated || found.input >= 0
+                found.input = index
+            case 9 where ByteText.equalsIgnoringCase(fields[index].name, "signature"):
+                found.repeated = found.repeated || found.signature >= 0
+                found.signature = index
+            case 14 where ByteText.equalsIgnoringCase(fields[index].name, "content-digest"):
+                found.repeated = found.repeated || found.digest >= 0
+                found.digest = index
+            default:
+                continue
             }
         }
-        if repeated {
-            return (
-                combinedValue(in: headers, lowercaseName: "signature-input"),
-                combinedValue(in: headers, lowercaseName: "signature"),
-                combinedValue(in: headers, lowercaseName: "content-digest")
-            )
-        }
-        let fields = headers.fields
-        return (
-            input >= 0 ? fields[input].value : nil, signature >= 0 ? fields[signature].value : nil,
-            digest >= 0 ? fields[digest].value : nil
-        )
+        return found
     }
 
     /// Whether a field is present, by its lowercase name.

@@ -78,6 +78,8 @@ package final class KeyedMAC: @unchecked Sendable {
         }
         let digest = digest
         let stateSize = digest.stateSize
+        // A local copy of the pointer, so that the closure does not capture (and retain) `self`.
+        let states = states
         withUnsafeTemporaryAllocation(byteCount: stateSize + Digest.maximumLength, alignment: 16) { scratch in
             let state = scratch.baseAddress!
             let inner = state + stateSize

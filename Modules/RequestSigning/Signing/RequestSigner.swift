@@ -279,8 +279,8 @@ public struct RequestSigner: Sendable {
 
     /// ``setFields(input:signature:label:in:)`` on a list of fields being built.
     static func setFields(input: String, signature: String, label: String, in fields: inout [HTTPHeaders.Field]) {
-        let existing = MessageText.signatureFields(in: HTTPHeaders(fields))
-        if existing.input == nil && existing.signature == nil {
+        let existing = fields.withUnsafeBufferPointer { MessageText.signatureFieldIndices(in: $0) }
+        if existing.input < 0 && existing.signature < 0 {
             fields.reserveCapacity(fields.count + 2)
             fields.append(HTTPHeaders.Field(name: "Signature-Input", value: input))
             fields.append(HTTPHeaders.Field(name: "Signature", value: signature))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import ServiceCore
 
 extension SignatureVerifier {
@@ -16,48 +17,71 @@ extension SignatureVerifier {
         var components: [ComponentIdentifier]?
     }
 
-    /// What the pipeline works on besides the member and the message.
-    struct Context {
-        var inputField: String
-        var signatureField: String?
-        var digestField: String?
-        var now: Date
-        var baseOnly: ((UnsafeBufferPointer<UInt8>) -> Void)?
-    }
-
     /// The verifier's one pass: finds and reads the signature input, then checks the key, the
     /// times, the coverage, the MAC over the rebuilt base and the body.
     ///
-    /// A `Signature-Input` field in the exact form the signer writes is read where it lies; any
+    /// The three signature fields are found by position, without copying a string. A
+    /// `Signature-Input` field in the exact form the signer writes is read where it lies; any
     /// other spelling is first normalised by the structured-field parser (which also reports
-    /// what is malformed), then read the same way. With `baseOnly`, it stops after building the
-    /// base, hands it over and returns `nil`.
+    /// what is malformed), then read the same way. The findings go to `checked` (written in
+    /// place: a result returned through the closures below would be copied at each). With
+    /// `baseOnly`, it stops after building the base and hands it over.
     func pipeline(
         _ message: SignableMessage,
-        now: Date,
-        baseOnly: ((UnsafeBufferPointer<UInt8>) -> Void)?
-    ) throws(SignatureVerificationError) -> Checked? {
-        let fields = MessageText.signatureFields(in: message.headers)
-        guard let inputField = fields.input else {
+        now: Int64,
+        baseOnly: ((UnsafeBufferPointer<UInt8>) -> Void)?,
+        into checked: inout Checked
+    ) throws(SignatureVerificationError) {
+        try message.headers.fields.withUnsafeBufferPointer { fields throws(SignatureVerificationError) in
+            let found = MessageText.signatureFieldIndices(in: fields)
+            guard found.repeated else {
+                try pipeline(found, in: fields, message, now: now, baseOnly: baseOnly, into: &checked)
+                return
+            }
+            // A repeated field is read as its values joined, from three fields made for the purpose.
+            let headers = message.headers
+            let input = MessageText.combinedValue(in: headers, lowercaseName: "signature-input")
+            let signature = MessageText.combinedValue(in: headers, lowercaseName: "signature")
+            let digest = MessageText.combinedValue(in: headers, lowercaseName: "content-digest")
+            let joined = [input, signature, digest].map { HTTPHeaders.Field(name: "", value: $0 ?? "") }
+            let indices = MessageText.FieldIndices(
+                input: input == nil ? -1 : 0, signature: signature == nil ? -1 : 1, digest: digest == nil ? -1 : 2,
+                repeated: false)
+            try joined.withUnsafeBufferPointer { joined throws(SignatureVerificationError) in
+                try pipeline(indices, in: joined, message, now: now, baseOnly: baseOnly, into: &checked)
+            }
+            checked.joinedInput = input
+        }
+    }
+
+    /// ``pipeline(_:now:baseOnly:)`` once the fields are found.
+    private func pipeline(
+        _ found: MessageText.FieldIndices,
+        in fields: UnsafeBufferPointer<HTTPHeaders.Field>,
+        _ message: SignableMessage,
+        now: Int64,
+        baseOnly: ((UnsafeBufferPointer<UInt8>) -> Void)?,
+        into checked: inout Checked
+    ) throws(SignatureVerificationError) {
+        guard found.input >= 0 else {
             throw SignatureVerificationError(.missingSignature, "the message has no Signature-Input field")
         }
-        let context = Context(
-            inputField: inputField, signatureField: fields.signature, digestField: fields.digest,
-            now: now, baseOnly: baseOnly)
+        let context = Context(fields: fields, found: found, now: now, baseOnly: baseOnly)
         if let label = configuration.label, !labelBytes.isEmpty {
-            let outcome = ByteText.withBytes(inputField) { input -> Result<Checked?, SignatureVerificationError>? in
+            let outcome = ByteText.withBytes(fields[found.input].value) {
+                input -> Result<Void, SignatureVerificationError>? in
                 guard hasLabelPrefix(input) else { return nil }
                 return withUnsafeTemporaryAllocation(of: SignatureInputReader.Item.self, capacity: 32) { items in
                     withUnsafeTemporaryAllocation(of: SignatureInputReader.Parameter.self, capacity: 8) { parameters in
                         read(
                             input, label: label, mode: .received, components: nil, items: items,
-                            parameters: parameters, message, context)
+                            parameters: parameters, message, context, into: &checked)
                     }
                 }
             }
             if let outcome { return try outcome.get() }
         }
-        let (label, serialized, components, parameterCount) = try normalizedMember(inputField)
+        let (label, serialized, components, parameterCount) = try normalizedMember(fields[found.input].value)
         let outcome = serialized.withUnsafeBufferPointer { input in
             withUnsafeTemporaryAllocation(of: SignatureInputReader.Item.self, capacity: max(1, components.count)) {
                 items in
@@ -66,7 +90,7 @@ extension SignatureVerifier {
                 ) { parameters in
                     read(
                         input, label: label, mode: .serialized, components: components, items: items,
-                        parameters: parameters, message, context)
+                        parameters: parameters, message, context, into: &checked)
                 }
             }
         }
@@ -74,7 +98,17 @@ extension SignatureVerifier {
             throw SignatureVerificationError(
                 .malformedSignatureInput, "the Signature-Input member \"\(label)\" cannot be read", label: label)
         }
-        return try outcome.get()
+        try outcome.get()
+        if configuration.label == nil { checked.label = label }
+    }
+
+    /// What the pipeline works on besides the member and the message: where the signature
+    /// fields are (plain values, so passing it on counts no references).
+    struct Context {
+        var fields: UnsafeBufferPointer<HTTPHeaders.Field>
+        var found: MessageText.FieldIndices
+        var now: Int64
+        var baseOnly: ((UnsafeBufferPointer<UInt8>) -> Void)?
     }
 
     /// Reads the member in `input` and runs the checks on it; `nil` when the reader refuses it.
@@ -86,8 +120,9 @@ extension SignatureVerifier {
         items: UnsafeMutableBufferPointer<SignatureInputReader.Item>,
         parameters: UnsafeMutableBufferPointer<SignatureInputReader.Parameter>,
         _ message: SignableMessage,
-        _ context: Context
-    ) -> Result<Checked?, SignatureVerificationError>? {
+        _ context: Context,
+        into checked: inout Checked
+    ) -> Result<Void, SignatureVerificationError>? {
         var itemCount = 0
         var parameterCount = 0
         let valueStart = label.utf8.count + 1
@@ -102,7 +137,7 @@ extension SignatureVerifier {
             label: label, bytes: input, valueStart: valueStart,
             items: UnsafeBufferPointer(rebasing: items[..<itemCount]),
             parameters: UnsafeBufferPointer(rebasing: parameters[..<parameterCount]), components: components)
-        return Result { () throws(SignatureVerificationError) in try verify(member, message, context) }
+        return Result { () throws(SignatureVerificationError) in try verify(member, message, context, into: &checked) }
     }
 
     /// Whether the field starts with the configured label and `=`.
@@ -161,17 +196,19 @@ extension SignatureVerifier {
     private func verify(
         _ member: Member,
         _ message: SignableMessage,
-        _ context: Context
-    ) throws(SignatureVerificationError) -> Checked? {
+        _ context: Context,
+        into checked: inout Checked
+    ) throws(SignatureVerificationError) {
         let label = member.label
         let known = try coveredBits(member)
         if let baseOnly = context.baseOnly {
             try withBase(member, message, keyID: nil) { baseOnly($0) }
-            return nil
+            return
         }
-        return try withUnsafeTemporaryAllocation(byteCount: 72, alignment: 8) {
-            buffer throws(SignatureVerificationError) -> Checked? in
-            let signatureLength = try signatureBytes(context.signatureField, label: label, into: buffer)
+        try withUnsafeTemporaryAllocation(byteCount: 72, alignment: 8) {
+            buffer throws(SignatureVerificationError) in
+            let signatureField = context.found.signature >= 0 ? context.fields[context.found.signature].value : nil
+            let signatureLength = try signatureBytes(signatureField, label: label, into: buffer)
             let parameters = try readParameters(member)
             let keyIndex = parameters.keyIndex
             let keyID = keys[keyIndex].id
@@ -201,34 +238,32 @@ extension SignatureVerifier {
                     label: label, keyID: keyID)
             }
 
-            if let digestField = context.digestField {
-                try checkDigest(digestField, body: message.body, label: label, keyID: keyID)
+            if context.found.digest >= 0 {
+                try checkDigest(
+                    context.fields[context.found.digest].value, body: message.body, label: label, keyID: keyID)
             }
+            checked.keyIndex = keyIndex
+            checked.created = parameters.created ?? 0
+            checked.expires = parameters.expires
+            checked.acceptableUntil = acceptableUntil
+            checked.inputIndex = context.found.input
             // A member read where it lies in the field (no normalised copy, so `components` is
             // nil) keeps its unescaped nonce there, without a string of its own; the replay guard
-            // gets it packed from the same bytes (a plain value, cheap to carry out of here).
-            let verified: VerifiedSignature
-            var packedNonce: ReplayTable.Key?
-            if let range = parameters.nonce, !range.escaped {
-                let nonceBytes = UnsafeBufferPointer(rebasing: member.bytes[range.value])
-                packedNonce = keyTable.withUnsafeBufferPointer { table in
-                    ReplayTable.Key(
-                        keyID: UnsafeBufferPointer(rebasing: table[keyRanges[keyIndex].id]), nonce: nonceBytes)
+            // gets it packed from the same bytes (a plain value).
+            if let nonce = parameters.nonce {
+                if !nonce.escaped {
+                    let nonceBytes = UnsafeBufferPointer(rebasing: member.bytes[nonce.value])
+                    checked.packedNonce = keyTable.withUnsafeBufferPointer { table in
+                        ReplayTable.Key(
+                            keyID: UnsafeBufferPointer(rebasing: table[keyRanges[keyIndex].id]), nonce: nonceBytes)
+                    }
+                }
+                if member.components == nil && !nonce.escaped {
+                    checked.nonceInField = nonce.value
+                } else {
+                    checked.nonceText = text(of: nonce, in: member)
                 }
             }
-            if let range = parameters.nonce, member.components == nil, !range.escaped {
-                verified = VerifiedSignature(
-                    label: label, keyID: keyID, module: keys[keyIndex].tag, created: parameters.created ?? 0,
-                    expires: parameters.expires, nonceInField: range.value, signatureInputField: context.inputField)
-            } else {
-                verified = VerifiedSignature(
-                    label: label, keyID: keyID, module: keys[keyIndex].tag, created: parameters.created ?? 0,
-                    expires: parameters.expires, nonce: parameters.nonce.map { text(of: $0, in: member) },
-                    signatureInputField: context.inputField)
-            }
-            // The last second the signature is acceptable, plus the fraction `now` may be past it.
-            let rememberUntil = Date(timeIntervalSince1970: TimeInterval(acceptableUntil + 1))
-            return Checked(verified: verified, packedNonce: packedNonce, rememberUntil: rememberUntil)
         }
     }
 
@@ -409,9 +444,8 @@ extension SignatureVerifier {
         hasNonce: Bool,
         label: String,
         keyID: String,
-        now: Date
+        now nowSeconds: Int64
     ) throws(SignatureVerificationError) -> Int64 {
-        let nowSeconds = Int64(now.timeIntervalSince1970.rounded(.down))
         let skew = skewSeconds
         let maximumAge = maximumAgeSeconds
         guard let created else {

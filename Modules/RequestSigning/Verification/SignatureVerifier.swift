@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPTypes
 import ServiceCore
 
 /// Checks RFC 9421 signatures made by ``RequestSigner`` (or any `hmac-sha256` signer).
@@ -149,32 +150,48 @@ public struct SignatureVerifier: Sendable {
     {
         let now = clock()
         let checked = try check(message, now: now)
+        let label = checked.label ?? configuration.label ?? ""
+        let key = keys[checked.keyIndex]
+        // The strings of the result, made once here rather than carried through the checks.
+        let inputField = checked.joinedInput ?? message.headers.fields[checked.inputIndex].value
+        let verified: VerifiedSignature
+        if let nonceInField = checked.nonceInField {
+            verified = VerifiedSignature(
+                label: label, keyID: key.id, module: key.tag, created: checked.created, expires: checked.expires,
+                nonceInField: nonceInField, signatureInputField: inputField)
+        } else {
+            verified = VerifiedSignature(
+                label: label, keyID: key.id, module: key.tag, created: checked.created, expires: checked.expires,
+                nonce: checked.nonceText, signatureInputField: inputField)
+        }
         let nonce: ReplayNonce
         if let packed = checked.packedNonce {
             nonce = ReplayNonce(packed: packed)
-        } else if let text = checked.verified.nonce {
+        } else if let text = verified.nonce {
             // Escaped, or too long to pack.
-            nonce = ReplayNonce(keyID: checked.verified.keyID, nonce: text)
+            nonce = ReplayNonce(keyID: key.id, nonce: text)
         } else {
-            return checked.verified
+            return verified
         }
-        let result = await replayGuard.checkAndRemember(nonce, expiresAt: checked.rememberUntil, now: now)
+        // The last second the signature is acceptable, plus the fraction `now` may be past it.
+        let rememberUntil = Date(timeIntervalSince1970: TimeInterval(checked.acceptableUntil + 1))
+        let result = await replayGuard.checkAndRemember(nonce, expiresAt: rememberUntil, now: now)
         switch result {
         case .fresh:
-            return checked.verified
+            return verified
         case .replayed:
             throw SignatureVerificationError(
                 .replayedNonce, "the nonce was already used with this key; a request cannot be sent twice",
-                label: checked.verified.label, keyID: checked.verified.keyID)
+                label: label, keyID: key.id)
         case .capacityExceeded:
             throw SignatureVerificationError(
                 .replayGuardFull, "the replay guard is full of unexpired nonces and refuses new ones",
-                label: checked.verified.label, keyID: checked.verified.keyID)
+                label: label, keyID: key.id)
         case .storeUnavailable(let reason):
             throw SignatureVerificationError(
                 .replayStoreUnavailable,
                 "the nonce could not be checked, so the request is refused: \(reason)",
-                label: checked.verified.label, keyID: checked.verified.keyID)
+                label: label, keyID: key.id)
         }
     }
 
@@ -184,26 +201,44 @@ public struct SignatureVerifier: Sendable {
     ///   or a covered component cannot be evaluated.
     public func signatureBase(for message: SignableMessage) throws(SignatureVerificationError) -> SignatureBase {
         var bytes: [UInt8] = []
-        _ = try pipeline(message, now: clock(), baseOnly: { bytes = Array($0) })
+        var unused = Checked()
+        try pipeline(message, now: Self.seconds(clock()), baseOnly: { bytes = Array($0) }, into: &unused)
         return SignatureBase(bytes: bytes)
     }
 
-    /// What every check but the replay guard found.
+    /// What every check but the replay guard found: plain values and, only in the less common
+    /// cases, strings.
     struct Checked {
-        var verified: VerifiedSignature
+        /// The key in ``keys``.
+        var keyIndex = 0
+        var created: Int64 = 0
+        var expires: Int64?
+        /// The last second the signature is acceptable: the nonce need not be remembered longer.
+        var acceptableUntil: Int64 = 0
+        /// Where the `Signature-Input` field is in the message's fields.
+        var inputIndex = 0
         /// The key id and nonce packed from the field's bytes, when the signature has a nonce
-        /// without escapes and the pair fits: a plain value, which costs nothing to carry out of
-        /// the pipeline's closures, unlike a ``ReplayNonce`` that may hold strings.
+        /// without escapes and the pair fits.
         var packedNonce: ReplayTable.Key?
-        /// When the signature stops being acceptable: the nonce need not be remembered longer.
-        var rememberUntil: Date
+        /// Where the nonce is in the `Signature-Input` field, when it is there as it is.
+        var nonceInField: Range<Int>?
+        /// The nonce, when it is not ``nonceInField``.
+        var nonceText: String?
+        /// The label, when none is configured.
+        var label: String?
+        /// The values of a repeated `Signature-Input` field, joined.
+        var joinedInput: String?
     }
 
     /// Every check but the replay guard.
     func check(_ message: SignableMessage, now: Date) throws(SignatureVerificationError) -> Checked {
-        // Without `baseOnly` the pipeline always returns a result.
-        try pipeline(message, now: now, baseOnly: nil)!
+        var checked = Checked()
+        try pipeline(message, now: Self.seconds(now), baseOnly: nil, into: &checked)
+        return checked
     }
+
+    /// Whole seconds since 1970, rounded down.
+    static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
     /// Whether `text` is a structured-field key: a lowercase letter or `*`, then lowercase
     /// letters, digits, `_`, `-`, `.`, `*`.

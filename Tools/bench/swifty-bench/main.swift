@@ -14,6 +14,8 @@ case "transport":
     exit(await TransportBenchmark.run(Array(arguments.dropFirst())))
 case "signing":
     await SigningBenchmark.run(arguments: Array(arguments.dropFirst()))
+case "signing-count":
+    await SigningCountBenchmark.run(arguments: Array(arguments.dropFirst()))
 case "replay-redis":
     exit(await ReplayRedisBenchmark.run(Array(arguments.dropFirst())))
 default:
@@ -24,6 +26,7 @@ default:
           server      HTTP server answering small JSON after an async hop (for wrk)
           transport   the libcurl and URLSession transports against a loopback upstream
           signing     signing and verifying requests against raw OpenSSL HMAC (RequestSigning)
+          signing-count  one signing or verifying operation N times, for instruction counts
           replay-redis  verifying with the Redis replay guard against the in-memory one (RedisStores)
         """
     )

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import RequestSigning
+
+/// Runs one signing operation N times with nothing else in the loop, for instruction counts:
+/// run it under the counter for two N and divide the difference by the difference of N.
+///
+///   swifty-bench signing-count sign|verify GET|POST N
+///
+/// `verify` signs 4 096 requests first (the same number for every N) and verifies them in turn,
+/// with a fresh verifier for each pass over them, so that no nonce is seen twice.
+enum SigningCountBenchmark {
+    static func run(arguments: [String]) async {
+        guard arguments.count == 3, ["sign", "verify"].contains(arguments[0]),
+            ["GET", "POST"].contains(arguments[1].uppercased()), let count = Int(arguments[2]), count >= 0
+        else {
+            FileHandle.standardError.write(Data("usage: swifty-bench signing-count sign|verify GET|POST N\n".utf8))
+            exit(64)
+        }
+        let secret = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
+        let key = try! SigningKey(id: "user-2026-11", tag: "UserModule", secret: secret)
+        let cases = SigningBenchmark.cases(key: key)
+        let benchmark = arguments[1].uppercased() == "GET" ? cases[0] : cases[1]
+        var sink = 0
+        if arguments[0] == "sign" {
+            for _ in 0..<count { sink &+= try! benchmark.signer.sign(benchmark.request).headers.count }
+        } else {
+            let now = Date()
+            let signer = try! RequestSigner(key: key, configuration: benchmark.signer.configuration, clock: { now })
+            let batch = (0..<4_096).map { _ in SigningBenchmark.received(try! signer.sign(benchmark.request)) }
+            var verifier = SigningBenchmark.verifier(key: key, clock: { now })
+            for index in 0..<count {
+                if index > 0 && index % batch.count == 0 {
+                    verifier = SigningBenchmark.verifier(key: key, clock: { now })
+                }
+                sink &+= try! await verifier.verify(batch[index % batch.count]).keyID.utf8.count
+            }
+        }
+        print(sink)
+    }
+}
