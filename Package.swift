@@ -261,7 +261,7 @@ package.targets += [
         dependencies: [
             "SwiftyDaemon", "swiftyd", "SandboxUpstreams", "ServiceTesting", "HTTPServer", "RequestSigning",
             "URLSessionTransport", "ServiceCore", "HTTPTypes", "CurlTransport", "AppLogging", "AppLifecycle",
-            "EventLoops", "HTTPFramingCorpus", "RedisClient", "RedisTestSupport",
+            "EventLoops", "HTTPFramingCorpus", "RedisClient", "RedisTestSupport", "JSON",
         ],
         path: "Tests/SwiftyDaemonTests"
     ),

@@ -13,7 +13,7 @@ import Synchronization
 /// sockets and timers on it: an upstream call then costs no hand-over between threads. Work from
 /// other threads wakes the loop through an `eventfd`.
 public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
-    // `@unchecked Sendable`: `watchers`, `timers` and `stopHandlers`
+    // `@unchecked Sendable`: `watchers`, `timers`, `stopHandlers` and `turnEndWork`
     // are touched on the loop's thread only (the `IOEventLoop` contract); everything else shared
     // between threads is a `Mutex`, an `Atomic` or a descriptor whose system calls are thread-safe.
 
@@ -44,6 +44,9 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     private var timers: [Timer] = []
     private var nextTimerID: UInt64 = 0
     private var stopHandlers: [() -> Void] = []
+    /// Work for the end of the turn (``atEndOfTurn(_:)``), and whether the loop still takes it.
+    private var turnEndWork: [() -> Void] = []
+    private var takesTurnEndWork = true
     /// The buffers ``runQueuedJobs()`` trades with the queue, kept between runs (loop thread only).
     private var takenJobs: [UnownedJob] = []
     private var takenWork: [@Sendable () -> Void] = []
@@ -196,12 +199,37 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         timers.removeAll { $0.id == id.rawValue }
     }
 
+    /// Runs `work` on the loop's thread once the work of the current turn is done, just before
+    /// the loop waits for its descriptors again (loop thread only).
+    ///
+    /// Unlike ``execute(_:)``, whose work a nested ``runQueuedJobs()`` may run at once, this waits
+    /// for every ready descriptor and queued job of the turn: what they produce (an access log's
+    /// lines) can then go out in one system call.
+    /// - Returns: `false` when the loop has run its last turn: `work` was not and will not be run.
+    @discardableResult
+    public func atEndOfTurn(_ work: @escaping () -> Void) -> Bool {
+        guard takesTurnEndWork else { return false }
+        turnEndWork.append(work)
+        return true
+    }
+
     /// Registers a handler for the loop's last turn (loop thread only).
     public func whenStopping(_ handler: @escaping () -> Void) {
         stopHandlers.append(handler)
     }
 
     // MARK: The turn
+
+    /// Runs the end-of-turn work, including what it adds itself (bounded: what is added past
+    /// 64 rounds waits for the next turn).
+    private func runTurnEndWork() {
+        for _ in 0..<64 {
+            if turnEndWork.isEmpty { return }
+            var work: [() -> Void] = []
+            swap(&work, &turnEndWork)
+            for item in work { item() }
+        }
+    }
 
     /// Fires the timers whose deadline has passed, in deadline order; a handler may schedule more.
     private func runDueTimers(now: ContinuousClock.Instant) {
@@ -252,8 +280,9 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         while !stopRequested.load(ordering: .relaxed) {
             runQueuedJobs()
             if !timers.isEmpty { runDueTimers(now: clock.now) }
+            if !turnEndWork.isEmpty { runTurnEndWork() }
             var timeout: Int32 = 1000
-            if queue.withLock({ !$0.isEmpty }) {
+            if queue.withLock({ !$0.isEmpty }) || !turnEndWork.isEmpty {
                 // More work queued: only look (without waiting) at the watched descriptors, so
                 // they are never starved.
                 if watchers.isEmpty { continue }
@@ -300,6 +329,9 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         }
         // Still on the loop's thread, as `execute` promised; what they hand over now is refused.
         for item in work { item() }
+        // What is added from here on is refused (its caller does it at once).
+        takesTurnEndWork = false
+        runTurnEndWork()
         for job in leftover { globalConcurrentExecutor.enqueue(job) }
     }
 }

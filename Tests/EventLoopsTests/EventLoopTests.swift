@@ -27,6 +27,17 @@ struct EventLoopTests {
         }
     }
 
+    /// Runs `body` with the read and write ends of a new pipe, closed afterwards.
+    private func withPipe<T>(_ body: (_ readEnd: Int32, _ writeEnd: Int32) async throws -> T) async throws -> T {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
+        return try await body(fds[0], fds[1])
+    }
+
     @Test func aTaskThatPrefersALoopRunsOnItAndOnlyThatLoopIsCurrent() async throws {
         try await withGroup(2) { group in
             let (first, second) = (group.loops[0], group.loops[1])
@@ -88,29 +99,24 @@ struct EventLoopTests {
     }
 
     @Test func aWatchedDescriptorIsReportedReadable() async throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        defer {
-            close(fds[0])
-            close(fds[1])
-        }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
-        let received = try await withGroup { group in
-            let loop = group.loops[0]
-            return await withCheckedContinuation { continuation in
-                loop.execute {
-                    let watching = loop.watch(readEnd, for: .readable) { readiness in
-                        guard readiness.contains(.readable) else { return }
-                        var byte: UInt8 = 0
-                        _ = read(readEnd, &byte, 1)
-                        loop.unwatch(readEnd)
-                        continuation.resume(returning: byte)
-                    }
-                    guard watching else { return continuation.resume(returning: UInt8(0)) }
-                    // Written from another thread, after the watch is in place.
-                    Thread.detachNewThread {
-                        var byte: UInt8 = 42
-                        _ = write(writeEnd, &byte, 1)
+        let received = try await withPipe { readEnd, writeEnd in
+            try await withGroup { group in
+                let loop = group.loops[0]
+                return await withCheckedContinuation { continuation in
+                    loop.execute {
+                        let watching = loop.watch(readEnd, for: .readable) { readiness in
+                            guard readiness.contains(.readable) else { return }
+                            var byte: UInt8 = 0
+                            _ = read(readEnd, &byte, 1)
+                            loop.unwatch(readEnd)
+                            continuation.resume(returning: byte)
+                        }
+                        guard watching else { return continuation.resume(returning: UInt8(0)) }
+                        // Written from another thread, after the watch is in place.
+                        Thread.detachNewThread {
+                            var byte: UInt8 = 42
+                            _ = write(writeEnd, &byte, 1)
+                        }
                     }
                 }
             }
@@ -136,5 +142,54 @@ struct EventLoopTests {
         let stoppedAfter = stopped.load(ordering: .relaxed)
         #expect(stoppedAfter)
         #expect(!loop.execute {})
+    }
+
+    @Test func endOfTurnWorkWaitsForTheJobsOfTheTurnEvenWhenTheyRunEarly() async throws {
+        let order = try await withPipe { readEnd, writeEnd in
+            try await withGroup { group in
+                let loop = group.loops[0]
+                let record = Record()
+                return await withCheckedContinuation { (continuation: CheckedContinuation<[Int], Never>) in
+                    loop.execute {
+                        let watching = loop.watch(readEnd, for: .readable) { _ in
+                            var byte: UInt8 = 0
+                            _ = read(readEnd, &byte, 1)
+                            loop.unwatch(readEnd)
+                            loop.atEndOfTurn {
+                                record.values.append(3)
+                                continuation.resume(returning: record.values)
+                            }
+                            loop.execute { record.values.append(1) }
+                            // As the server does after starting a handler's task: the queue runs now.
+                            loop.runQueuedJobs()
+                            record.values.append(2)
+                        }
+                        guard watching else { return continuation.resume(returning: []) }
+                        Thread.detachNewThread {
+                            var byte: UInt8 = 1
+                            _ = write(writeEnd, &byte, 1)
+                        }
+                    }
+                }
+            }
+        }
+        #expect(order == [1, 2, 3])
+    }
+
+    @Test func theLastTurnRunsItsEndOfTurnWorkAndThenRefusesMore() async throws {
+        let group = try EventLoopGroup(loopCount: 1, name: "test")
+        let loop = group.loops[0]
+        let seen = Mutex<[String]>([])
+        loop.execute {
+            loop.whenStopping {
+                let accepted = loop.atEndOfTurn {
+                    let late = loop.atEndOfTurn {}
+                    seen.withLock { $0.append(late ? "ran, late accepted" : "ran, late refused") }
+                }
+                seen.withLock { $0.append(accepted ? "accepted" : "refused") }
+            }
+        }
+        await group.shutdown()
+        #expect(seen.withLock { $0 } == ["accepted", "ran, late refused"])
     }
 }

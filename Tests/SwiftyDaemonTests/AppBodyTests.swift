@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTypes
+import JSON
 import Testing
 
 @testable import SwiftyDaemon
@@ -83,5 +84,25 @@ struct AppBodyTests {
             #expect(!accepted)
             #expect(refusal.problem.status == 415)
         }
+    }
+}
+
+/// A problem's body is the JSON the streaming encoder makes of its document (the oracle), member
+/// for member.
+struct AppProblemBodyTests {
+    static let problems: [ProblemDetails] = [
+        AppProblem(401, "This endpoint needs an Authorization: Bearer token.").details,
+        AppProblem(503, "The \"feed\" module\nfailed.", code: "upstream_unavailable", module: "FeedModule").details,
+        ProblemDetails(title: nil, status: nil),
+        ProblemDetails(type: "https://x.example/p", title: "T", status: 418, detail: "é😀\u{1}", code: "c"),
+        ProblemDetails(
+            status: 409, detail: "",
+            extensions: [.init(name: "requestId", value: "r-1"), .init(name: "a\"b", value: "\\")]),
+    ]
+
+    @Test(arguments: problems.indices)
+    func theBodyIsWhatTheStreamingEncoderWrites(index: Int) throws {
+        let details = Self.problems[index]
+        #expect(AppProblem.body(of: details) == (try StreamingJSONEncoder().encode(details)))
     }
 }

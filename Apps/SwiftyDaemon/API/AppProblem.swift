@@ -53,13 +53,26 @@ struct AppProblem: Error, Sendable {
     var module: String? { details[extension: "module"] }
 
     var response: ServerResponse {
-        let body = (try? StreamingJSONEncoder().encode(details)) ?? Data("{}".utf8)
         var response = ServerResponse(
-            status: status, headers: ["Content-Type": "application/problem+json"], body: body)
+            status: status, headers: ["Content-Type": "application/problem+json"], body: Self.body(of: details))
         if status == 503 || status == 429 {
             response.headers.add(name: "Retry-After", value: String(retryAfterSeconds))
         }
         return response
+    }
+
+    /// The document's JSON: the bytes `StreamingJSONEncoder` makes of it (the members
+    /// ``HTTPTypes/ProblemDetails`` encodes, in its order), written without the `Encodable`
+    /// machinery, as every refused request (a flood without tokens) builds one.
+    static func body(of details: ProblemDetails) -> Data {
+        var object = JSONObjectWriter()
+        object.member("type", details.type)
+        if let title = details.title { object.member("title", title) }
+        if let status = details.status { object.member("status", status) }
+        if let detail = details.detail { object.member("detail", detail) }
+        if let code = details.code { object.member("code", code) }
+        for member in details.extensions { object.member(member.name, member.value) }
+        return object.finish()
     }
 
     /// The answer when ``DaemonConfiguration/maxInFlight`` app requests are in flight already.

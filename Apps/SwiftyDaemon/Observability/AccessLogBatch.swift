@@ -7,10 +7,12 @@ import Synchronization
 /// `write(2)`, instead of one each.
 ///
 /// A line written on the thread of one of its ``EventLoops/EventLoopGroup``'s loops (where the
-/// server runs its handlers) joins that loop's pending lines; the first one hands the loop a flush, which it runs after
-/// the jobs it is running now, before it waits for the network again (and on its last turn, when
-/// it stops). So every line is written within the loop turn that finished its request, in the
-/// order the requests finished, and the requests answered in one turn share their system calls.
+/// server runs its handlers) joins that loop's pending lines; the first one hands the loop a flush
+/// for the end of its turn (``EventLoops/EventLoop/atEndOfTurn(_:)``), which it runs once every
+/// ready connection of the turn is served, before it waits for the network again (and on its last
+/// turn, when it stops). So every line is written within the loop turn that finished its request,
+/// in the order the requests finished, and the requests answered in one turn share their system
+/// calls.
 /// A line written on any other thread, or once the loop has stopped, is written at once; pending
 /// lines past ``flushThreshold`` bytes are written at once too.
 ///
@@ -56,7 +58,7 @@ final class AccessLogBatch: Sendable {
         }
         if full {
             flush(key)
-        } else if queueFlush, !loop.execute({ [self] in flush(key) }) {
+        } else if queueFlush, !loop.atEndOfTurn({ [self] in flush(key) }) {
             // The loop has stopped and will run nothing more: write now.
             flush(key)
         }

@@ -84,11 +84,22 @@ enum ResponseEncoder {
         }
     }
 
+    // The checks below read each field's bytes through a span: stepping through a `String.UTF8View`
+    // byte by byte costs several times more (every answer's every field is checked).
+
     private static func isFieldName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(HeadScanner.isTokenCharacter)
+        let bytes = name.utf8.span
+        guard !bytes.isEmpty else { return false }
+        for index in bytes.indices where !HeadScanner.isTokenCharacter(bytes[index]) { return false }
+        return true
     }
 
     private static func isFieldValue(_ value: String) -> Bool {
-        value.utf8.allSatisfy { $0 >= 0x20 ? $0 != 0x7F : $0 == 0x09 }
+        let bytes = value.utf8.span
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte >= 0x20 ? byte != 0x7F : byte == 0x09 else { return false }
+        }
+        return true
     }
 }
