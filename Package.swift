@@ -310,3 +310,12 @@ for target in package.targets where target.type != .system {
     }
     target.swiftSettings = (target.swiftSettings ?? []) + settings
 }
+
+// MARK: - Release links
+// Release builds link the Swift runtime and Foundation statically (`--static-swift-stdlib`, see
+// docs/deployment.md). The toolchain's lld links them; gold warns about the `mktemp` that static
+// Foundation references, on every release link.
+for target in package.targets where target.type == .executable {
+    target.linkerSettings =
+        (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(configuration: .release))]
+}

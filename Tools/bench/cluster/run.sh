@@ -31,10 +31,10 @@ done
 
 if [ "$SKIP_BUILD" != 1 ]; then
     echo "building swiftyd and sandbox-upstreams (release)..." >&2
-    swift build -c release --product swiftyd >&2
-    swift build -c release --product sandbox-upstreams >&2
+    swift build -c release --static-swift-stdlib --product swiftyd >&2
+    swift build -c release --static-swift-stdlib --product sandbox-upstreams >&2
 fi
-BIN=$(swift build -c release --show-bin-path)
+BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/swifty-cluster-bench.XXXXXX")
 CLUSTERS=()

@@ -19,14 +19,15 @@ require_tools() {
     done
 }
 
-# Builds swiftyd and sandbox-upstreams in release (unless SKIP_BUILD=1); sets SWIFTYD and SANDBOX.
+# Builds swiftyd and sandbox-upstreams in release, as deployed (Swift runtime and Foundation linked
+# statically, docs/deployment.md), unless SKIP_BUILD=1; sets SWIFTYD and SANDBOX.
 build_binaries() {
     if [ "$SKIP_BUILD" != 1 ]; then
         echo "building swiftyd and sandbox-upstreams (release)..." >&2
-        swift build -c release --product swiftyd >&2
-        swift build -c release --product sandbox-upstreams >&2
+        swift build -c release --static-swift-stdlib --product swiftyd >&2
+        swift build -c release --static-swift-stdlib --product sandbox-upstreams >&2
     fi
-    BIN=$(swift build -c release --show-bin-path)
+    BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)
     SWIFTYD="$BIN/swiftyd"
     SANDBOX="$BIN/sandbox-upstreams"
     [ -x "$SWIFTYD" ] && [ -x "$SANDBOX" ] || { echo "release binaries missing in $BIN" >&2; exit 1; }

@@ -14,11 +14,11 @@
 #    PROXY_CORE, wrk to WRK_CORE; `wrk -t1 -c64 -d10s --latency`, ROUNDS interleaved rounds
 #    (the order alternates), medians. Floor: swiftyd >= 0.4x nginx requests/s.
 # 2. home: GET /v1/home on swiftyd in sandbox mode with SWIFTY_SANDBOX_LATENCY_MS=50 (50 ms on
-#    each of the three in-process upstreams), `wrk -t1 -c16 -d10s --latency`. Floor: p50 < 70 ms.
+#    each of the three in-process upstreams), `wrk -t1 -c16 -d10s --latency`. Floor: p50 <= 51.5 ms.
 # 3. rss: swiftyd live mode under `wrk -t1 -c64` for 60 s on GET /v1/home (all three modules);
-#    VmRSS from /proc/PID/status before, every 10 s during, and after. Floor: < 96 MB.
+#    VmRSS from /proc/PID/status before, every 10 s during, and after. Floor: <= 40 MiB.
 # 4. start: 20 starts of swiftyd in sandbox mode (fixed free ports), time from exec to /readyz
-#    answering 200, median. Floor: < 300 ms.
+#    answering 200, median. Floor: <= 15 ms.
 # 5. static: GET /v1/users/bob through swiftyd in live mode (every setting at its default but the
 #    modules' base URLs and key files) against nginx proxy_pass, both in front of ONE static nginx
 #    upstream answering canned JSON (the user and the token introspection; no signature check),
@@ -241,10 +241,10 @@ if [ "$ONLY" = all ] || [ "$ONLY" = home ]; then
     run_wrk "$WORK/home.wrk" "$HOME_CONNECTIONS" "$HOME_DURATION" "$H_URL"
     p50=$(wrk_pct "$WORK/home.wrk" 50) p99=$(wrk_pct "$WORK/home.wrk" 99)
     rps=$(wrk_rps "$WORK/home.wrk") errors=$(wrk_errors "$WORK/home.wrk")
-    verdict=$(awk -v p="$p50" -v e="$errors" 'BEGIN { print (p < 70 && e == 0) ? "PASS" : "FAIL" }')
-    SUMMARY+=("floor 2 (/v1/home p50 < 70 ms with ${LATENCY_MS} ms per upstream): $verdict: p50 $p50 ms, p75 $(wrk_pct "$WORK/home.wrk" 75) ms, p90 $(wrk_pct "$WORK/home.wrk" 90) ms, p99 $p99 ms, $rps req/s, errors $errors")
+    verdict=$(awk -v p="$p50" -v e="$errors" 'BEGIN { print (p <= 51.5 && e == 0) ? "PASS" : "FAIL" }')
+    SUMMARY+=("floor 2 (/v1/home p50 <= 51.5 ms with ${LATENCY_MS} ms per upstream): $verdict: p50 $p50 ms, p75 $(wrk_pct "$WORK/home.wrk" 75) ms, p90 $(wrk_pct "$WORK/home.wrk" 90) ms, p99 $p99 ms, $rps req/s, errors $errors")
     SUMMARY+=("  (wrk -t1 -c$HOME_CONNECTIONS -d$HOME_DURATION --latency; swiftyd sandbox mode on core $PROXY_CORE, wrk on core $WRK_CORE)")
-    result figure "/v1/home p50, ${LATENCY_MS} ms per upstream" "$p50" ms 70 lower ours
+    result figure "/v1/home p50, ${LATENCY_MS} ms per upstream" "$p50" ms 51.5 lower ours
     result figure "/v1/home p99, ${LATENCY_MS} ms per upstream" "$p99" ms - - ours
     stop "$D_PID"
 fi
@@ -284,9 +284,9 @@ if [ "$ONLY" = all ] || [ "$ONLY" = rss ]; then
     hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$R_PID/status")
     [ "$after" -gt "$peak" ] && peak=$after
     errors=$(wrk_errors "$WORK/rss.wrk")
-    verdict=$(awk -v p="$peak" -v h="$hwm" -v e="$errors" 'BEGIN { print (p < 96 * 1024 && h < 96 * 1024 && e == 0) ? "PASS" : "FAIL" }')
-    SUMMARY+=("floor 3a (RSS < 96 MB after ${RSS_SECONDS} s at $CONNECTIONS connections): $verdict: VmRSS KiB before $before, during ${SAMPLES[*]:1}, at the end $after, 5 s later $idle; VmHWM $hwm KiB; $(wrk_rps "$WORK/rss.wrk") req/s, $(wrk_requests "$WORK/rss.wrk") requests, errors $errors")
-    result figure "RSS, highest over ${RSS_SECONDS} s" "$(( hwm > peak ? hwm : peak ))" KiB $((96 * 1024)) lower ours
+    verdict=$(awk -v p="$peak" -v h="$hwm" -v e="$errors" 'BEGIN { print (p <= 40 * 1024 && h <= 40 * 1024 && e == 0) ? "PASS" : "FAIL" }')
+    SUMMARY+=("floor 3a (RSS <= 40 MiB after ${RSS_SECONDS} s at $CONNECTIONS connections): $verdict: VmRSS KiB before $before, during ${SAMPLES[*]:1}, at the end $after, 5 s later $idle; VmHWM $hwm KiB; $(wrk_rps "$WORK/rss.wrk") req/s, $(wrk_requests "$WORK/rss.wrk") requests, errors $errors")
+    result figure "RSS, highest over ${RSS_SECONDS} s" "$(( hwm > peak ? hwm : peak ))" KiB $((40 * 1024)) lower ours
     stop "$R_PID"
     stop "$R_UP"
 fi
@@ -295,7 +295,11 @@ fi
 # 4. Start to ready: exec to /readyz answering 200, sandbox mode, fixed free ports.
 if [ "$ONLY" = all ] || [ "$ONLY" = start ]; then
     echo "== 4. start to ready, $STARTS starts of swiftyd in sandbox mode" >&2
-    # /readyz polled over bash's /dev/tcp every millisecond or so (no process per poll).
+    # /readyz polled over bash's /dev/tcp about every half millisecond, waiting with a timed
+    # read on a pipe nobody writes: no process per poll (an external `sleep` costs about 2 ms
+    # of fork and exec per poll, which the figure would include, and CPU the starting daemon
+    # would share).
+    exec {NAP}<> <(:)
     readyz_ok() {
         local line
         { exec 3<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
@@ -313,10 +317,10 @@ if [ "$ONLY" = all ] || [ "$ONLY" = start ]; then
         P=$!
         PIDS+=("$P")
         ready=""
-        for _ in $(seq 1 5000); do
+        for _ in $(seq 1 20000); do
             if readyz_ok "$admin"; then ready=$EPOCHREALTIME; break; fi
             kill -0 "$P" 2>/dev/null || break
-            sleep 0.001
+            read -r -t 0.0005 -u "$NAP" _ || true
         done
         [ -n "$ready" ] || { echo "start $i: not ready: $(cat "$WORK/start.err")" >&2; exit 1; }
         TIMES+=("$(awk -v a="$t0" -v b="$ready" 'BEGIN { printf "%.1f", (b - a) * 1000 }')")
@@ -325,9 +329,9 @@ if [ "$ONLY" = all ] || [ "$ONLY" = start ]; then
     med=$(printf '%s\n' "${TIMES[@]}" | median)
     min=$(printf '%s\n' "${TIMES[@]}" | sort -g | head -1)
     max=$(printf '%s\n' "${TIMES[@]}" | sort -g | tail -1)
-    verdict=$(awk -v m="$med" 'BEGIN { print (m < 300) ? "PASS" : "FAIL" }')
-    SUMMARY+=("floor 3b (start to ready < 300 ms): $verdict: median $med ms of $STARTS starts (min $min, max $max); all: ${TIMES[*]}")
-    result figure "start to ready, median" "$med" ms 300 lower ours
+    verdict=$(awk -v m="$med" 'BEGIN { print (m <= 15) ? "PASS" : "FAIL" }')
+    SUMMARY+=("floor 3b (start to ready <= 15 ms): $verdict: median $med ms of $STARTS starts (min $min, max $max); all: ${TIMES[*]}")
+    result figure "start to ready, median" "$med" ms 15 lower ours
 fi
 
 # ---------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Two builds of swifty-bench's server, interleaved: before and after a change to the server.
 #
-#   cp "$(swift build -c release --show-bin-path)/swifty-bench" /tmp/before   # then change, rebuild
-#   Tools/bench/server/compare.sh /tmp/before "$(swift build -c release --show-bin-path)/swifty-bench"
+#   cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/swifty-bench" /tmp/before   # then change, rebuild
+#   Tools/bench/server/compare.sh /tmp/before "$(swift build -c release --static-swift-stdlib --show-bin-path)/swifty-bench"
 #   ROUNDS=8 DURATION=5s Tools/bench/server/compare.sh A B
 #
 # Both on SERVER_CORE, `wrk -t1 -c64` on WRK_CORE, ROUNDS rounds (the order alternates); prints

@@ -30,8 +30,8 @@ for tool in wrk nginx taskset; do
 done
 
 echo "building swifty-bench (release)..." >&2
-swift build -c release --product swifty-bench >&2
-BIN=$(swift build -c release --show-bin-path)/swifty-bench
+swift build -c release --static-swift-stdlib --product swifty-bench >&2
+BIN=$(swift build -c release --static-swift-stdlib --show-bin-path)/swifty-bench
 
 WORK=$(mktemp -d)
 SWIFTY_PID=""

@@ -37,7 +37,7 @@ cd "$ROOT"
 . "$ROOT/Tools/bench/results.sh"
 command -v redis-server >/dev/null || { echo "needs redis-server: apt-get install redis-server" >&2; exit 69; }
 if [[ "$BUILD" == 1 ]]; then
-    swift build -c release --product swifty-bench >&2
+    swift build -c release --static-swift-stdlib --product swifty-bench >&2
 fi
 
 WORK=$(mktemp -d)

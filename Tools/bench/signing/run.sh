@@ -31,7 +31,7 @@ cd "$ROOT"
 # shellcheck source=../results.sh
 . "$ROOT/Tools/bench/results.sh"
 if [[ "$BUILD" == 1 ]]; then
-    swift build -c release --product swifty-bench >&2
+    swift build -c release --static-swift-stdlib --product swifty-bench >&2
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "openssl: $(openssl version)"

@@ -1,5 +1,5 @@
 // swifty-bench: the project's micro and load benchmarks. Run from a release build:
-//   swift run -c release swifty-bench <benchmark> [options]
+//   swift run -c release --static-swift-stdlib swifty-bench <benchmark> [options]
 // Each benchmark lives in its own file; this switch only dispatches.
 
 import Foundation

@@ -33,7 +33,7 @@ cd "$ROOT"
 # shellcheck source=../results.sh
 . "$ROOT/Tools/bench/results.sh"
 if [[ $BUILD == 1 ]]; then
-    swift build -c release --product swifty-bench >&2
+    swift build -c release --static-swift-stdlib --product swifty-bench >&2
 fi
 BENCH="$ROOT/.build/release/swifty-bench"
 

@@ -29,9 +29,9 @@ for tool in python3 taskset curl; do
 done
 if [ "$SKIP_BUILD" != 1 ]; then
     echo "building swiftyd (release)..." >&2
-    swift build -c release --product swiftyd >&2
+    swift build -c release --static-swift-stdlib --product swiftyd >&2
 fi
-SWIFTYD=$(swift build -c release --show-bin-path)/swiftyd
+SWIFTYD=$(swift build -c release --static-swift-stdlib --show-bin-path)/swiftyd
 
 WORK=$(mktemp -d)
 D_PID=""
