@@ -314,8 +314,12 @@ for target in package.targets where target.type != .system {
 // MARK: - Release links
 // Release builds link the Swift runtime and Foundation statically (`--static-swift-stdlib`, see
 // docs/deployment.md). The toolchain's lld links them; gold warns about the `mktemp` that static
-// Foundation references, on every release link.
+// Foundation references, on every release link. Packed relative relocations (DT_RELR, glibc
+// 2.36) shrink the 2 MB relocation table the loader reads at every start to about 40 KB.
 for target in package.targets where target.type == .executable {
     target.linkerSettings =
-        (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(configuration: .release))]
+        (target.linkerSettings ?? []) + [
+            .unsafeFlags(
+                ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))
+        ]
 }

@@ -1,4 +1,5 @@
 public import AppLogging
+public import EventLoops
 import HTTPServer
 public import RedisClient
 import RequestSigning
@@ -22,8 +23,15 @@ extension SandboxUpstreams {
         public var faultSeed: UInt64
         /// How long the seeded tokens (`sandbox-alice`...) stay active after start: 24 hours.
         public var tokenLifetime: Duration
-        /// The network threads of each upstream's server: ``defaultThreadCount`` unless given.
+        /// The network threads the upstreams share when they make their own loops (no
+        /// ``eventLoops`` given): ``defaultThreadCount`` unless given.
         public var threadCount: Int
+        /// The loops every upstream's server (and the Redis client) runs on, owned by the caller,
+        /// who stops them after ``SandboxUpstreams/shutdown(gracePeriod:)``; `nil` (the default)
+        /// makes ``threadCount`` loops of the sandbox's own at start. A process that runs the
+        /// sandbox beside its own servers hands its loops in, so an upstream call from one of its
+        /// handlers is answered on the same thread.
+        public var eventLoops: EventLoopGroup? = nil
         /// Where the upstreams log (refused signatures at `notice`, every answer at `debug`).
         public var logger: Logger
         /// The signed requests per second each upstream is sized for (5 000 unless given): each
@@ -46,8 +54,8 @@ extension SandboxUpstreams {
         /// Where the payment ledger lives: `nil` (the default) keeps it in memory; a Redis
         /// configuration puts wallets, charges, refunds and the answers kept per idempotency key
         /// in that Redis, shared by every sandbox set that uses it with the same
-        /// ``redisKeyPrefix``. The three upstreams then share one set of ``threadCount`` network
-        /// threads with the Redis client, so a store call stays on its request's thread.
+        /// ``redisKeyPrefix``. The Redis client runs on the upstreams' loops, so a store call
+        /// stays on its request's thread.
         public var redis: RedisConfiguration? = nil
         /// The start of every key the sandbox keeps in Redis: `swifty:sandbox:` unless given.
         public var redisKeyPrefix = "swifty:sandbox:"
@@ -91,7 +99,7 @@ extension SandboxUpstreams {
             self.logger = logger
         }
 
-        /// Two network threads per upstream, or one when the process may run on one CPU only
+        /// Two network threads, or one when the process may run on one CPU only
         /// (``HTTPServer/HTTPServer/Configuration/defaultThreadCount``): threads that share a
         /// core take turns on it, and each wakes for its own share of the connections.
         public static var defaultThreadCount: Int { min(2, HTTPServer.Configuration.defaultThreadCount) }

@@ -43,8 +43,11 @@ public final class SandboxUpstreams: Sendable {
     private let scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)]
     let tokenServer: (server: HTTPServer, injector: FaultInjector)
     let tokenIssuer: TokenIssuer
-    /// The Redis client and its loops, when the configuration names a Redis.
+    /// The Redis client, when the configuration names a Redis.
     private let redis: SandboxRedis?
+    /// The loops the servers run on when the sandbox made them (no
+    /// ``Configuration/eventLoops`` given); stopped last.
+    private let ownedLoops: EventLoopGroup?
 
     private init(
         keys: SandboxKeys,
@@ -57,7 +60,8 @@ public final class SandboxUpstreams: Sendable {
         scriptedServers: [String: (server: HTTPServer, injector: FaultInjector)],
         tokenServer: (server: HTTPServer, injector: FaultInjector),
         tokenIssuer: TokenIssuer,
-        redis: SandboxRedis?
+        redis: SandboxRedis?,
+        ownedLoops: EventLoopGroup?
     ) {
         self.keys = keys
         self.configuration = configuration
@@ -70,6 +74,7 @@ public final class SandboxUpstreams: Sendable {
         self.tokenServer = tokenServer
         self.tokenIssuer = tokenIssuer
         self.redis = redis
+        self.ownedLoops = ownedLoops
     }
 
     /// Starts the three upstreams, seeded, each listening on its port, and the scripted
@@ -91,6 +96,33 @@ public final class SandboxUpstreams: Sendable {
         throws(SandboxError) -> SandboxUpstreams
     {
         try configuration.validate()
+        var ownedLoops: EventLoopGroup?
+        if configuration.eventLoops == nil {
+            do {
+                ownedLoops = try EventLoopGroup(loopCount: configuration.threadCount, name: "sandbox")
+            } catch {
+                throw SandboxError(.startFailed, "the network threads: \(error)")
+            }
+        }
+        do throws(SandboxError) {
+            return try await start(
+                keys: keys, configuration: configuration, scripted: scripted,
+                eventLoops: configuration.eventLoops ?? ownedLoops!, ownedLoops: ownedLoops)
+        } catch {
+            await ownedLoops?.shutdown()
+            throw error
+        }
+    }
+
+    /// ``start(keys:configuration:scripted:)`` on `eventLoops`; what it starts is stopped again
+    /// when a part fails, except the loops.
+    private static func start(
+        keys: SandboxKeys,
+        configuration: Configuration,
+        scripted: [ScriptedUpstream],
+        eventLoops: EventLoopGroup,
+        ownedLoops: EventLoopGroup?
+    ) async throws(SandboxError) -> SandboxUpstreams {
         let now = Date()
         let clock: @Sendable () -> Date = { Date() }
         let metrics = SandboxMetrics()
@@ -98,7 +130,7 @@ public final class SandboxUpstreams: Sendable {
         if let redisConfiguration = configuration.redis {
             connected = try await SandboxRedis.start(
                 redisConfiguration, keyPrefix: configuration.redisKeyPrefix,
-                threadCount: configuration.threadCount, metrics: metrics)
+                eventLoops: eventLoops, metrics: metrics)
         }
         let redis = connected
         let state = SandboxState.seeded(now: now, tokenLifetime: configuration.tokenLifetime, ledger: redis?.ledger)
@@ -115,7 +147,7 @@ public final class SandboxUpstreams: Sendable {
             do throws(SandboxError) {
                 let made = try makeServer(
                     service, key: keys[service], state: state, injector: injector, issuer: issuer,
-                    redis: redis, metrics: metrics, configuration: configuration, clock: clock)
+                    redis: redis, eventLoops: eventLoops, metrics: metrics, configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try made.server.start()
                 } catch {
@@ -141,7 +173,7 @@ public final class SandboxUpstreams: Sendable {
                 }
                 try upstream.faults.validate()
                 let server = try makeScriptedServer(
-                    upstream, injector: injector, replayStore: redis?.client, metrics: metrics,
+                    upstream, injector: injector, eventLoops: eventLoops, replayStore: redis?.client, metrics: metrics,
                     configuration: configuration, clock: clock)
                 do throws(HTTPServerError) {
                     try server.start()
@@ -160,7 +192,8 @@ public final class SandboxUpstreams: Sendable {
             settings: .none,
             seed: configuration.faultSeed &+ UInt64(SandboxService.allCases.count + scripted.count)
                 &* 0x9E37_79B9_7F4A_7C15)
-        let tokenServer = makeTokenServer(issuer: issuer, injector: tokenInjector, configuration: configuration)
+        let tokenServer = makeTokenServer(
+            issuer: issuer, injector: tokenInjector, eventLoops: eventLoops, configuration: configuration)
         do throws(HTTPServerError) {
             try tokenServer.start()
         } catch {
@@ -179,21 +212,21 @@ public final class SandboxUpstreams: Sendable {
             injectors: injectors,
             scripted: Dictionary(uniqueKeysWithValues: scripted.map { ($0.module, $0) }),
             scriptedServers: scriptedServers, tokenServer: (tokenServer, tokenInjector), tokenIssuer: issuer,
-            redis: redis)
+            redis: redis, ownedLoops: ownedLoops)
     }
 
     /// The token endpoint's server: no signature (clients authenticate with HTTP Basic), faults
     /// of its own, every request counted.
     private static func makeTokenServer(
-        issuer: TokenIssuer, injector: FaultInjector, configuration: Configuration
+        issuer: TokenIssuer, injector: FaultInjector, eventLoops: EventLoopGroup, configuration: Configuration
     ) -> HTTPServer {
         var logger = configuration.logger
         logger[metadataKey: "upstream"] = "token"
         let handler = UpstreamHandler(
-            name: "token", gate: nil, faults: injector, router: TokenRoutes.router(issuer: issuer), logger: logger,
-            metrics: nil)
+            name: "token", gate: nil, faults: injector, eventLoops: eventLoops,
+            router: TokenRoutes.router(issuer: issuer), logger: logger, metrics: nil)
         return HTTPServer(
-            configuration: HTTPServer.Configuration(host: configuration.host, port: 0, threadCount: 1),
+            configuration: HTTPServer.Configuration(host: configuration.host, port: 0), eventLoops: eventLoops,
             logger: logger
         ) { request in
             issuer.countRequest()
@@ -204,6 +237,7 @@ public final class SandboxUpstreams: Sendable {
     private static func makeScriptedServer(
         _ upstream: ScriptedUpstream,
         injector: FaultInjector,
+        eventLoops: EventLoopGroup,
         replayStore: RedisClient?,
         metrics: SandboxMetrics,
         configuration: Configuration,
@@ -211,7 +245,7 @@ public final class SandboxUpstreams: Sendable {
     ) throws(SandboxError) -> HTTPServer {
         try makeServer(
             name: upstream.module, service: nil, key: upstream.key, router: ScriptedRoutes.router(upstream.answers),
-            port: 0, maxBodyBytes: 1 << 20, injector: injector, eventLoops: nil, replayStore: replayStore,
+            port: 0, maxBodyBytes: 1 << 20, injector: injector, eventLoops: eventLoops, replayStore: replayStore,
             metrics: metrics, configuration: configuration, clock: clock
         ).server
     }
@@ -223,6 +257,7 @@ public final class SandboxUpstreams: Sendable {
         injector: FaultInjector,
         issuer: TokenIssuer,
         redis: SandboxRedis?,
+        eventLoops: EventLoopGroup,
         metrics: SandboxMetrics,
         configuration: Configuration,
         clock: @escaping @Sendable () -> Date
@@ -238,14 +273,14 @@ public final class SandboxUpstreams: Sendable {
             port: configuration.port(for: service),
             // Multipart posts may be 21 MiB; the routes apply the contract's limits below this.
             maxBodyBytes: service == .feed ? RequestBody.maximumMultipartBytes + 64 * 1024 : 1 << 20,
-            injector: injector, eventLoops: redis?.loops, replayStore: redis?.client, metrics: metrics,
+            injector: injector, eventLoops: eventLoops, replayStore: redis?.client, metrics: metrics,
             tokens: (issuer, service),
             configuration: configuration, clock: clock)
     }
 
     /// One upstream's server: its signature gate (nonces in Redis through `replayStore` when
-    /// given), faults, routes, limits and `/metrics`, on `eventLoops` when given (else loops of
-    /// its own). Errors name the service, or the module of a scripted upstream.
+    /// given), faults, routes, limits and `/metrics`, on `eventLoops`. Errors name the service,
+    /// or the module of a scripted upstream.
     private static func makeServer(
         name: String,
         service: SandboxService?,
@@ -254,7 +289,7 @@ public final class SandboxUpstreams: Sendable {
         port: Int,
         maxBodyBytes: Int,
         injector: FaultInjector,
-        eventLoops: EventLoopGroup?,
+        eventLoops: EventLoopGroup,
         replayStore: RedisClient?,
         metrics: SandboxMetrics,
         tokens: (issuer: TokenIssuer, service: SandboxService)? = nil,
@@ -286,10 +321,11 @@ public final class SandboxUpstreams: Sendable {
         var logger = configuration.logger
         logger[metadataKey: "upstream"] = .string(name)
         let handler = UpstreamHandler(
-            name: name, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, router: router,
+            name: name, gate: configuration.verifiesSignatures ? gate : nil, faults: injector, eventLoops: eventLoops,
+            router: router,
             logger: logger, metrics: { metrics.text(upstream: name, replayGuard: inMemoryGuard) }, tokens: tokens)
         let serverConfiguration = HTTPServer.Configuration(
-            host: configuration.host, port: port, threadCount: configuration.threadCount, maxBodyBytes: maxBodyBytes)
+            host: configuration.host, port: port, maxBodyBytes: maxBodyBytes)
         do {
             try serverConfiguration.validate()
         } catch {
@@ -389,7 +425,8 @@ public final class SandboxUpstreams: Sendable {
             }
             group.addTask { await self.tokenServer.server.shutdown(gracePeriod: gracePeriod) }
         }
-        // The servers ran on the Redis client's loops: both stop after them.
+        // The Redis client and the loops served the servers: they stop after them.
         await redis?.stop()
+        await ownedLoops?.shutdown()
     }
 }

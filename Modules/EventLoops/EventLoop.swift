@@ -69,6 +69,16 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         if wakeFD >= 0 { Glibc.close(wakeFD) }
     }
 
+    /// Whether the kernel has `epoll_pwait2` (Linux 5.11 and newer), which the loops wait with.
+    static let kernelWaitsPrecisely: Bool = {
+        let probe = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard probe >= 0 else { return true }
+        defer { Glibc.close(probe) }
+        var event = epoll_event()
+        var none = timespec(tv_sec: 0, tv_nsec: 0)
+        return epoll_pwait2(probe, &event, 1, &none, nil) >= 0 || errno != ENOSYS
+    }()
+
     /// Whether the caller runs on this loop's thread: the check a transport makes to find the
     /// loop of the handler that calls it.
     public var isCurrent: Bool { loopThread.load(ordering: .relaxed) == UInt(pthread_self()) }
@@ -246,12 +256,10 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         }
     }
 
-    /// Whole milliseconds from `now` until `deadline`, rounded up, between 0 and 1000.
-    public static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
-        guard deadline > now else { return 0 }
-        let left = now.duration(to: deadline)
-        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-        return Int32(max(0, min(milliseconds + 1, 1000)))
+    /// How long a turn may wait: until `deadline` (never before `now`), one second at most.
+    static func timeout(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant?) -> Duration {
+        guard let deadline else { return .seconds(1) }
+        return min(max(.zero, now.duration(to: deadline)), .seconds(1))
     }
 
     private static func readiness(_ events: UInt32) -> IOReadiness {
@@ -262,10 +270,13 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         return readiness
     }
 
-    /// Waits up to `timeout` ms until this loop's descriptors are ready; returns how many events
-    /// were stored in `events`.
-    private func wait(timeout: Int32, into events: inout [epoll_event]) -> Int32 {
-        epoll_wait(epollFD, &events, Int32(events.count), timeout)
+    /// Waits up to `timeout` until this loop's descriptors are ready; returns how many events
+    /// were stored in `events`. The timeout is exact to the nanosecond (`epoll_pwait2`, Linux
+    /// 5.11), so a timer fires on time rather than up to a millisecond late.
+    private func wait(timeout: Duration, into events: inout [epoll_event]) -> Int32 {
+        let (seconds, attoseconds) = timeout.components
+        var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        return epoll_pwait2(epollFD, &events, Int32(events.count), &timeout, nil)
     }
 
     private func runLoop() {
@@ -281,17 +292,14 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
             runQueuedJobs()
             if !timers.isEmpty { runDueTimers(now: clock.now) }
             if !turnEndWork.isEmpty { runTurnEndWork() }
-            var timeout: Int32 = 1000
+            let timeout: Duration
             if queue.withLock({ !$0.isEmpty }) || !turnEndWork.isEmpty {
                 // More work queued: only look (without waiting) at the watched descriptors, so
                 // they are never starved.
                 if watchers.isEmpty { continue }
-                timeout = 0
+                timeout = .zero
             } else {
-                let now = clock.now
-                if let due = timers.lazy.map(\.deadline).min() {
-                    timeout = min(timeout, Self.milliseconds(from: now, to: due))
-                }
+                timeout = Self.timeout(from: clock.now, to: timers.lazy.map(\.deadline).min())
             }
             let count = wait(timeout: timeout, into: &events)
             for index in 0..<max(0, Int(count)) {

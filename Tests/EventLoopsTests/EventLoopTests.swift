@@ -1,7 +1,8 @@
-import EventLoops
 import Foundation
 import Synchronization
 import Testing
+
+@testable import EventLoops
 
 /// The loops of an `EventLoopGroup`: where the caller runs, descriptors, timers, hand-overs
 /// and the last turn.
@@ -191,5 +192,86 @@ struct EventLoopTests {
         }
         await group.shutdown()
         #expect(seen.withLock { $0 } == ["accepted", "ran, late refused"])
+    }
+    @Test func aTimerNeverFiresBeforeItsDeadline() async throws {
+        // The wait is exact to the nanosecond, so no turn wakes a timer early (and none rounds
+        // it up to the next millisecond either; how late one fires is a benchmark's business).
+        let early = try await withGroup { group in
+            let loop = group.loops[0]
+            return await withCheckedContinuation { continuation in
+                loop.execute {
+                    let record = Record()
+                    let start = ContinuousClock.now
+                    for index in 1...20 {
+                        let deadline = start + .microseconds(index * 1_700)
+                        _ = loop.schedule(at: deadline) {
+                            record.values.append(ContinuousClock.now < deadline ? 1 : 0)
+                            if index == 20 { continuation.resume(returning: record.values) }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(early == Array(repeating: 0, count: 20))
+    }
+
+    @Test(
+        arguments: [
+            (nil, 1_000_000),
+            (-5_000, 0),
+            (0, 0),
+            (2_500, 2_500),
+            (999_999, 999_999),
+            (1_250_000, 1_000_000),
+        ] as [(Int?, Int)])
+    func aTurnWaitsUntilTheNextDeadlineForOneSecondAtMost(deadline: Int?, microseconds: Int) {
+        let now = ContinuousClock.now
+        let timeout = EventLoop.timeout(from: now, to: deadline.map { now + .microseconds($0) })
+        #expect(timeout == .microseconds(microseconds))
+    }
+
+    @Test func aSleepOnTheCallersLoopEndsAfterItsDurationOnThatLoop() async throws {
+        try await withGroup(2) { group in
+            let loop = group.loops[1]
+            let (slept, onLoop) = try await withTaskExecutorPreference(loop) { () -> (Duration, Bool) in
+                let start = ContinuousClock.now
+                try await group.sleep(for: .milliseconds(30))
+                return (start.duration(to: .now), loop.isCurrent)
+            }
+            #expect(slept >= .milliseconds(30))
+            #expect(slept < .seconds(5))
+            #expect(onLoop)
+            // Off the loops, a sleep is timed by one of them all the same.
+            let start = ContinuousClock.now
+            try await group.sleep(for: .milliseconds(10))
+            #expect(start.duration(to: .now) >= .milliseconds(10))
+        }
+    }
+
+    @Test func aCancelledSleepThrowsAtOnceAndItsTimerIsForgotten() async throws {
+        try await withGroup { group in
+            let sleeper = Task {
+                let start = ContinuousClock.now
+                await #expect(throws: CancellationError.self) { try await group.sleep(for: .seconds(60)) }
+                return start.duration(to: .now)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+            sleeper.cancel()
+            #expect(await sleeper.value < .seconds(30))
+            // A task cancelled before it sleeps does not sleep at all.
+            let cancelledFirst = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                await #expect(throws: CancellationError.self) { try await group.sleep(for: .seconds(60)) }
+            }
+            await cancelledFirst.value
+            // The forgotten timers leave nothing behind: the loop still runs a short one.
+            try await group.sleep(for: .milliseconds(1))
+        }
+    }
+
+    @Test func aSleepOnAStoppedLoopThrows() async throws {
+        let group = try EventLoopGroup(loopCount: 1, name: "test")
+        await group.shutdown()
+        await #expect(throws: CancellationError.self) { try await group.sleep(for: .seconds(60)) }
     }
 }

@@ -20,7 +20,7 @@ struct SandboxArguments: Equatable {
     var faultSeed: UInt64?
     /// The most nonces each upstream remembers (`--replay-capacity`), or `nil` for the default.
     var replayCapacity: Int?
-    /// The network threads of each upstream (`--threads`), or `nil` for the default.
+    /// The network threads the upstreams share (`--threads`), or `nil` for the default.
     var threadCount: Int?
     /// Whether the upstreams check signatures: `true` unless `--no-verify` (benchmarks only) is given.
     var verifiesSignatures = true
@@ -71,8 +71,8 @@ struct SandboxArguments: Equatable {
                                 (each kept at most 91 s; about 240 bytes each when full) and
                                 refuses new signatures with 503 beyond that. Not used with --redis.
           --replay-capacity N   Hold at most N nonces per upstream instead (1-100000000).
-          --threads N           Network threads of each upstream (1-64; default 2, or 1 when
-                                the process may run on one CPU only, as under taskset -c 0).
+          --threads N           Network threads the upstreams share (1-64; default 2, or 1
+                                when the process may run on one CPU only, as under taskset -c 0).
           --redis URL           Keep the payment ledger (wallets, charges, refunds, idempotency
                                 records) in Redis, shared by every sandbox set using it:
                                 redis://[user@]host[:port][/db] or unix:///path/redis.sock[?db=N].

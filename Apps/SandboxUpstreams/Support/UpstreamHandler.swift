@@ -1,4 +1,5 @@
 import AppLogging
+import EventLoops
 import Foundation
 import HTTPServer
 import HTTPTypes
@@ -14,6 +15,8 @@ struct UpstreamHandler: Sendable {
     /// The signature check; `nil` only under `sandbox-upstreams --no-verify` (benchmarks).
     let gate: SignatureGate?
     let faults: FaultInjector
+    /// The loops the upstream's server runs on, which time an injected latency.
+    let eventLoops: EventLoopGroup
     let router: Router
     let logger: Logger
     /// The Prometheus text of `GET /metrics`; `nil` for the token endpoint, which has none.
@@ -65,7 +68,8 @@ struct UpstreamHandler: Sendable {
     private func answer(_ request: ServerRequest) async -> ServerResponse {
         let decision = faults.decide()
         if decision.latency > .zero {
-            try? await Task.sleep(for: decision.latency)
+            // On the request's own loop: no other thread wakes for it, and it ends on time.
+            try? await eventLoops.sleep(for: decision.latency)
         }
         switch decision.outcome {
         case .reset:

@@ -17,10 +17,11 @@ import UserModule
 ///
 /// ``start(configuration:environment:logger:overrides:)`` is the composition root: it builds the
 /// long-running parts and starts them in a ``ServiceGroup``, in this order: the admin server,
-/// the sandbox upstreams (sandbox mode), the event loops, the upstream transports, the shared
-/// state (``SharedStateStores``: the Redis client, when configured), the app server, and last the
-/// readiness flag. The app server and the transports share one
-/// `EventLoopGroup`, so a handler's upstream call runs on the handler's own thread. ``drain()`` shuts them down in reverse order within `drainSeconds`.
+/// the event loops, the sandbox upstreams (sandbox mode), the shared state
+/// (``SharedStateStores``: the Redis client, when configured), the upstream transports, the app
+/// server, and last the readiness flag. The app server, the transports and the sandbox upstreams
+/// share one `EventLoopGroup`, so a handler's upstream call runs on the handler's own thread.
+/// ``drain()`` shuts them down in reverse order within `drainSeconds`.
 public final class Daemon: Sendable {
     /// The configuration new requests are served with: the one read at start, or the last
     /// one a reload applied.
@@ -94,17 +95,17 @@ public final class Daemon: Sendable {
             )
             try await services.start(HTTPServerService(name: "admin server", server: adminServer))
 
-            var sandbox: SandboxRuntime?
-            if configuration.mode == .sandbox {
-                let runtime = SandboxRuntime(configuration: configuration, logger: logger)
-                try await services.start(runtime)
-                sandbox = runtime
-            }
-
-            // One group of loops for the app server and the transports its handlers call.
+            // One group of loops for the app server, the transports its handlers call and, in
+            // sandbox mode, the upstreams they call: a call is answered on its handler's thread.
             let eventLoops = try EventLoopGroup(
                 loopCount: configuration.threads ?? EventLoopGroup.defaultLoopCount, name: "http")
             try await services.start(EventLoopGroupService(eventLoops: eventLoops))
+            var sandbox: SandboxRuntime?
+            if configuration.mode == .sandbox {
+                let runtime = SandboxRuntime(configuration: configuration, eventLoops: eventLoops, logger: logger)
+                try await services.start(runtime)
+                sandbox = runtime
+            }
             // The Redis client (when configured) starts before the generations' transports and
             // stops after them; the stores it feeds outlive every reload.
             let shared = try SharedStateStores(

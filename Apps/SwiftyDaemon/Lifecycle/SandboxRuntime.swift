@@ -1,5 +1,6 @@
 public import AppLifecycle
 import AppLogging
+import EventLoops
 public import SandboxUpstreams
 import ServiceCore
 import Synchronization
@@ -12,6 +13,7 @@ public final class SandboxRuntime: LifecycleService {
     public let name = "sandbox upstreams"
 
     private let configuration: DaemonConfiguration
+    private let eventLoops: EventLoopGroup
     private let logger: Logger
     private let running = Mutex<SandboxUpstreams?>(nil)
 
@@ -23,17 +25,20 @@ public final class SandboxRuntime: LifecycleService {
         return upstreams
     }
 
-    init(configuration: DaemonConfiguration, logger: Logger) {
+    init(configuration: DaemonConfiguration, eventLoops: EventLoopGroup, logger: Logger) {
         self.configuration = configuration
+        self.eventLoops = eventLoops
         self.logger = logger
     }
 
-    /// Generates keys and starts the upstreams on ephemeral loopback ports: the user, feed and
-    /// payment ones, and a scripted one for every other registered module.
+    /// Generates keys and starts the upstreams on ephemeral loopback ports, on the daemon's
+    /// loops: the user, feed and payment ones, and a scripted one for every other registered
+    /// module.
     public func start() async throws {
         var settings = SandboxUpstreams.Configuration()
         settings.host = "127.0.0.1"
         settings.logger = logger
+        settings.eventLoops = eventLoops
         let faults = Self.faults(configuration.sandbox)
         for service in SandboxService.allCases { settings.faults[service] = faults }
         let upstreams = try await SandboxUpstreams.start(
