@@ -92,4 +92,94 @@ struct RFC3339TimestampTests {
     func aRequiredTimestampMustBeText(_ json: String) {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(CatalogEntry.self, from: Data(json.utf8)) }
     }
+    // MARK: Against Foundation's ISO 8601 style (the oracle)
+
+    /// A small seeded generator, so a failure repeats.
+    private struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var value = state
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            return value ^ (value >> 31)
+        }
+    }
+
+    /// Seconds from 1583-01-01 to 9999-12-31: the years RFC 3339 can write, from the first whole
+    /// year of the Gregorian calendar (before it, Foundation's calendar is Julian, where RFC 3339
+    /// and ISO 8601 count the Gregorian calendar backwards).
+    private static let representable: ClosedRange<Int64> = -12_212_553_600...253_402_300_799
+
+    @Test func writesWhatFoundationWritesAndReadsItBack() throws {
+        var random = SplitMix(state: 20_261_202)
+        for _ in 0..<5_000 {
+            let whole = Int64.random(in: Self.representable, using: &random)
+            let fraction = Double(Int.random(in: 0..<1_000, using: &random)) / 1_000
+            let date = Date(timeIntervalSince1970: Double(whole) + fraction)
+            let text = RFC3339Timestamp.string(from: date)
+            #expect(text == date.formatted(.iso8601), "\(whole)")
+            let read = try #require(RFC3339Timestamp.date(from: text), "\(text)")
+            #expect(read.timeIntervalSince1970 == Double(whole), "\(text)")
+        }
+    }
+
+    @Test func readsWhatFoundationReadsWithOffsetsAndFractions() throws {
+        var random = SplitMix(state: 3_339)
+        for _ in 0..<2_000 {
+            let whole = Int64.random(in: Self.representable, using: &random)
+            // Foundation's zones reach 18 hours either way; the corners below go further.
+            let offsetMinutes = Int.random(in: -(18 * 60)...(18 * 60), using: &random)
+            let zone = try #require(TimeZone(secondsFromGMT: offsetMinutes * 60))
+            let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: zone)
+            let date = Date(timeIntervalSince1970: Double(whole) + Double(Int.random(in: 0..<1_000, using: &random)) / 1_000)
+            // Foundation writes the offset as `+hhmm`; RFC 3339 has `+hh:mm`.
+            var text = date.formatted(style)
+            if !text.hasSuffix("Z") { text.insert(":", at: text.index(text.endIndex, offsetBy: -2)) }
+            let expected = try Date(text, strategy: style)
+            let read = try #require(RFC3339Timestamp.date(from: text), "\(text)")
+            // To the millisecond the text holds (the last bits of a Double differ between the two).
+            #expect(
+                (read.timeIntervalSince1970 * 1_000).rounded() == (expected.timeIntervalSince1970 * 1_000).rounded(),
+                "\(text)")
+        }
+    }
+
+    @Test(arguments: [
+        ("2024-02-29T00:00:00Z", 1_709_164_800.0),
+        ("2000-02-29T23:59:59Z", 951_868_799.0),
+        ("1600-02-29T00:00:00Z", -11_670_998_400.0),
+        ("0001-01-01T00:00:00Z", -62_135_596_800.0),
+        ("9999-12-31T23:59:59Z", 253_402_300_799.0),
+        ("2026-03-01t12:00:00z", 1_772_366_400.0),
+        ("2026-03-01T12:00:00-00:00", 1_772_366_400.0),
+        ("2026-03-01T12:00:00.123456789123Z", 1_772_366_400.123_456_789),
+        ("2026-03-02T00:00:00+23:59", 1_772_323_260.0),
+    ])
+    func readsTheCornersOfTheCalendar(_ text: String, _ seconds: Double) throws {
+        let date = try #require(RFC3339Timestamp.date(from: text))
+        #expect(abs(date.timeIntervalSince1970 - seconds) < 1e-6)
+    }
+
+    @Test(arguments: [
+        "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-00-10T00:00:00Z",
+        "2026-01-00T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z", "2026-12-31T23:59:60Z",
+        "2026-01-01T00:00:00.Z", "2026-01-01T00:00:00+24:00", "2026-01-01T00:00:00+01:60",
+        "2026-01-01T00:00:00+0100", "2026-01-01T00:00:00Z ", " 2026-01-01T00:00:00Z", "2026-01-01T00:00:00ZZ",
+        "202a-01-01T00:00:00Z", "2026-01-01T00:00:00.5", "+2026-01-01T00:00:00Z", "2026-1-01T00:00:00Z",
+    ])
+    func refusesFieldsOutOfRangeAndMalformedText(_ text: String) {
+        #expect(RFC3339Timestamp.date(from: text) == nil)
+    }
+
+    @Test(arguments: [
+        (-0.5, "1969-12-31T23:59:59Z"),
+        (-86_400.25, "1969-12-30T23:59:59Z"),
+        (253_402_300_800.0, "10000-01-01T00:00:00Z"),
+        (-62_135_596_801.0, "0000-12-31T23:59:59Z"),
+        (-62_198_755_200.0, "-0001-01-01T00:00:00Z"),
+    ])
+    func writesFractionsTowardsThePastAndYearsBeyondFourDigits(_ seconds: Double, _ text: String) {
+        #expect(RFC3339Timestamp.string(from: Date(timeIntervalSince1970: seconds)) == text)
+    }
 }

@@ -26,7 +26,7 @@ default:
           server      HTTP server answering small JSON after an async hop (for wrk)
           transport   the libcurl and URLSession transports against a loopback upstream
           signing     signing and verifying requests against raw OpenSSL HMAC (RequestSigning)
-          signing-count  one signing or verifying operation N times, for instruction counts
+          signing-count  the floor, signing or verifying N times alone, for instruction counts
           replay-redis  verifying with the Redis replay guard against the in-memory one (RedisStores)
         """
     )
