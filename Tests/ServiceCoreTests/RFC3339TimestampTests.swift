@@ -132,7 +132,8 @@ struct RFC3339TimestampTests {
             let offsetMinutes = Int.random(in: -(18 * 60)...(18 * 60), using: &random)
             let zone = try #require(TimeZone(secondsFromGMT: offsetMinutes * 60))
             let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: zone)
-            let date = Date(timeIntervalSince1970: Double(whole) + Double(Int.random(in: 0..<1_000, using: &random)) / 1_000)
+            let date = Date(
+                timeIntervalSince1970: Double(whole) + Double(Int.random(in: 0..<1_000, using: &random)) / 1_000)
             // Foundation writes the offset as `+hhmm`; RFC 3339 has `+hh:mm`.
             var text = date.formatted(style)
             if !text.hasSuffix("Z") { text.insert(":", at: text.index(text.endIndex, offsetBy: -2)) }
