@@ -69,10 +69,11 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         if wakeFD >= 0 { Glibc.close(wakeFD) }
     }
 
-    /// Whether the kernel has `epoll_pwait2` (Linux 5.11 and newer), which the loops wait with.
+    /// Whether the kernel has `epoll_pwait2` (Linux 5.11 and newer, not every emulator): the loops
+    /// then wait to the nanosecond, else to the millisecond with `epoll_wait`.
     static let kernelWaitsPrecisely: Bool = {
         let probe = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard probe >= 0 else { return true }
+        guard probe >= 0 else { return false }
         defer { Glibc.close(probe) }
         var event = epoll_event()
         var none = timespec(tv_sec: 0, tv_nsec: 0)
@@ -271,10 +272,14 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     }
 
     /// Waits up to `timeout` until this loop's descriptors are ready; returns how many events
-    /// were stored in `events`. The timeout is exact to the nanosecond (`epoll_pwait2`, Linux
-    /// 5.11), so a timer fires on time rather than up to a millisecond late.
+    /// were stored in `events`. The timeout is exact to the nanosecond (`epoll_pwait2`), so a
+    /// timer fires on time; where the kernel lacks it, whole milliseconds rounded up.
     private func wait(timeout: Duration, into events: inout [epoll_event]) -> Int32 {
         let (seconds, attoseconds) = timeout.components
+        guard Self.kernelWaitsPrecisely else {
+            let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+            return epoll_wait(epollFD, &events, Int32(events.count), Int32(milliseconds))
+        }
         var timeout = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         return epoll_pwait2(epollFD, &events, Int32(events.count), &timeout, nil)
     }

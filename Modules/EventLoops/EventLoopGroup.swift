@@ -30,15 +30,11 @@ public final class EventLoopGroup: Sendable {
     /// - Parameters:
     ///   - loopCount: How many loops, 1...1024; ``defaultLoopCount`` unless given.
     ///   - name: The threads' name prefix (at most 10 bytes show in `top -H`).
-    /// - Throws: ``EventLoopError`` when the count is out of range, the kernel is older than
-    ///   Linux 5.11, or the system refuses a loop's descriptors; the loops already started are
-    ///   stopped then.
+    /// - Throws: ``EventLoopError`` when the count is out of range or the system refuses a loop's
+    ///   descriptors; the loops already started are stopped then.
     public init(loopCount: Int = EventLoopGroup.defaultLoopCount, name: String = "loop") throws(EventLoopError) {
         guard (1...1024).contains(loopCount) else {
             throw EventLoopError("an event loop group needs 1...1024 loops, not \(loopCount)")
-        }
-        guard EventLoop.kernelWaitsPrecisely else {
-            throw EventLoopError("the kernel has no epoll_pwait2: the event loops need Linux 5.11 or newer")
         }
         var loops: [EventLoop] = []
         for index in 0..<loopCount {
