@@ -1,5 +1,6 @@
 import Foundation
 import ServiceCore
+import ServiceTesting
 import Testing
 
 /// RFC 3339 timestamps: the exact text written, what is read, and the keyed-container helpers
@@ -94,25 +95,13 @@ struct RFC3339TimestampTests {
     }
     // MARK: Against Foundation's ISO 8601 style (the oracle)
 
-    /// A small seeded generator, so a failure repeats.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     /// Seconds from 1583-01-01 to 9999-12-31: the years RFC 3339 can write, from the first whole
     /// year of the Gregorian calendar (before it, Foundation's calendar is Julian, where RFC 3339
     /// and ISO 8601 count the Gregorian calendar backwards).
     private static let representable: ClosedRange<Int64> = -12_212_553_600...253_402_300_799
 
     @Test func writesWhatFoundationWritesAndReadsItBack() throws {
-        var random = SplitMix(state: 20_261_202)
+        var random = SplitMix64(seed: 20_261_202)
         for _ in 0..<5_000 {
             let whole = Int64.random(in: Self.representable, using: &random)
             let fraction = Double(Int.random(in: 0..<1_000, using: &random)) / 1_000
@@ -125,7 +114,7 @@ struct RFC3339TimestampTests {
     }
 
     @Test func readsWhatFoundationReadsWithOffsetsAndFractions() throws {
-        var random = SplitMix(state: 3_339)
+        var random = SplitMix64(seed: 3_339)
         for _ in 0..<2_000 {
             let whole = Int64.random(in: Self.representable, using: &random)
             // Foundation's zones reach 18 hours either way; the corners below go further.

@@ -69,12 +69,37 @@ remove_probes() {
 trap 'remove_probes; cleanup' EXIT
 
 library() { ldd "$1" | awk -v name="$2" 'index($1, name) == 1 { print $3; exit }'; }
-CONCURRENCY=$(library "$SWIFTYD" libswift_Concurrency.so)
-SWIFT_CORE=$(library "$SWIFTYD" libswiftCore.so)
+# The release build links the Swift runtime in (docs/deployment.md#building): its functions are
+# then the executable's own.
+swift_runtime() {
+    local shared
+    shared=$(library "$SWIFTYD" "$1")
+    if [ -n "$shared" ]; then
+        echo "$shared"
+    elif nm "$SWIFTYD" | awk -v s="$2" '$3 == s { found = 1 } END { exit !found }'; then
+        echo "$SWIFTYD"
+    fi
+}
+# Where perf probe puts a uprobe on SYMBOL of FILE: its name in a shared library; in the
+# executable, the file offset of its address (perf looks for debug information for a name there
+# and fails without it).
+probe_point() {
+    local file=$1 symbol=$2 address text
+    if [ "$file" != "$SWIFTYD" ]; then echo "$symbol"; return; fi
+    address=$(nm "$file" | awk -v s="$symbol" '$3 == s && !found { print $1; found = 1 }')
+    # .text's address and file offset: the symbol's offset is its address less their difference.
+    text=$(readelf -SW "$file" | awk '{ for (i = 1; i < NF; i++) if ($i == ".text") print $(i + 2), $(i + 3) }')
+    [ -n "$address" ] && [ -n "$text" ] || return 0
+    # shellcheck disable=SC2086 # two words, split on purpose
+    set -- $text
+    printf '0x%x\n' $((16#$address - (16#$1 - 16#$2)))
+}
+CONCURRENCY=$(swift_runtime libswift_Concurrency.so swift_task_switch)
+SWIFT_CORE=$(swift_runtime libswiftCore.so swift_retain)
 TCMALLOC=$(library "$SWIFTYD" libtcmalloc)
 LIBC=$(library "$(command -v nginx)" libc.so)
 [ -n "$CONCURRENCY" ] && [ -n "$SWIFT_CORE" ] && [ -n "$TCMALLOC" ] && [ -n "$LIBC" ] || {
-    echo "swiftyd links no libswift_Concurrency, libswiftCore or libtcmalloc, or nginx no libc" >&2
+    echo "swiftyd has no Swift runtime or libtcmalloc, or nginx no libc" >&2
     exit 1
 }
 
@@ -204,9 +229,11 @@ for side in swiftyd unshared nginx; do
             continuation_init=swift_continuation_init continuation_await=swift_continuation_await \
             continuation_resume=swift_continuation_resume continuation_throwing_resume=swift_continuation_throwingResume \
             continuation_throwing_error=swift_continuation_throwingResumeWithError; do
-            perf probe -q -x "$CONCURRENCY" -a "swiftyd:$probe" >/dev/null 2>&1 || { echo "could not add uprobe $probe" >&2; exit 1; }
+            perf probe -q -x "$CONCURRENCY" -a "swiftyd:${probe%%=*}=$(probe_point "$CONCURRENCY" "${probe#*=}")" \
+                >/dev/null 2>&1 || { echo "could not add uprobe $probe" >&2; exit 1; }
         done
-        perf probe -q -x "$SWIFT_CORE" -a "swiftyd:alloc_object=swift_allocObject" >/dev/null 2>&1 || { echo "could not add uprobe swift_allocObject" >&2; exit 1; }
+        perf probe -q -x "$SWIFT_CORE" -a "swiftyd:alloc_object=$(probe_point "$SWIFT_CORE" swift_allocObject)" \
+            >/dev/null 2>&1 || { echo "could not add uprobe swift_allocObject" >&2; exit 1; }
         # tcmalloc's names: malloc is tc_malloc, memalign and aligned_alloc are tc_memalign,
         # operator new is tc_new (perf probe cannot name the mangled _Znwm).
         for probe in malloc=tc_malloc calloc=tc_calloc realloc=tc_realloc memalign=tc_memalign \
@@ -265,8 +292,14 @@ done
 # plugin, under the same load; its plugin rewrites the counts every 20 ms, read around the window.
 if instruction_counter_ready; then
     {
-        for symbol in swift_retain swift_retain_n swift_nonatomic_retain swift_nonatomic_retain_n; do call_spec retain "$SWIFT_CORE" "$symbol"; done
-        for symbol in swift_release swift_release_n swift_nonatomic_release swift_nonatomic_release_n; do call_spec release "$SWIFT_CORE" "$symbol"; done
+        # Every form the runtime has; a static link keeps only those something calls, and
+        # swift_retain and swift_release always.
+        for symbol in swift_retain swift_retain_n swift_nonatomic_retain swift_nonatomic_retain_n; do
+            call_spec retain "$SWIFT_CORE" "$symbol" 2>/dev/null || [ "$symbol" != swift_retain ]
+        done
+        for symbol in swift_release swift_release_n swift_nonatomic_release swift_nonatomic_release_n; do
+            call_spec release "$SWIFT_CORE" "$symbol" 2>/dev/null || [ "$symbol" != swift_release ]
+        done
     } >"$WORK/calls.spec"
     call_counter "$WORK/calls.spec" "$WORK/calls.out"
     for side in swiftyd unshared; do

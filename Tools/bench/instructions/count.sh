@@ -28,11 +28,14 @@ instruction_counter_ready() {
 call_counter() { CALL_RUNNER=(qemu-x86_64 -plugin "$WORK/count-plugin.so,calls=$1,snapshot=$2"); }
 
 # The plugin finds a library by the real path its mapping shows, and the symbol at the library's
-# start plus the value `nm -D` prints; fails when LIBRARY defines no SYMBOL.
+# start plus the value `nm` prints (its dynamic symbols, else its symbol table: an executable
+# with the Swift runtime linked in); fails when LIBRARY defines no SYMBOL.
 call_spec() {
     local name=$1 library=$2 symbol=$3 value
     library=$(readlink -f "$library")
     value=$(nm -D --defined-only "$library" | awk -v s="$symbol" '$3 == s && v == "" { v = $1 } END { print v }')
+    [ -n "$value" ] || value=$(nm --defined-only "$library" 2>/dev/null |
+        awk -v s="$symbol" '$3 == s && v == "" { v = $1 } END { print v }')
     [ -n "$value" ] || { echo "$library defines no $symbol" >&2; return 1; }
     echo "$name $library $value"
 }
