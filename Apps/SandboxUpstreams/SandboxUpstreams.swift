@@ -96,18 +96,22 @@ public final class SandboxUpstreams: Sendable {
         throws(SandboxError) -> SandboxUpstreams
     {
         try configuration.validate()
-        var ownedLoops: EventLoopGroup?
-        if configuration.eventLoops == nil {
+        let eventLoops: EventLoopGroup
+        let ownedLoops: EventLoopGroup?
+        if let given = configuration.eventLoops {
+            (eventLoops, ownedLoops) = (given, nil)
+        } else {
             do {
-                ownedLoops = try EventLoopGroup(loopCount: configuration.threadCount, name: "sandbox")
+                let made = try EventLoopGroup(loopCount: configuration.threadCount, name: "sandbox")
+                (eventLoops, ownedLoops) = (made, made)
             } catch {
                 throw SandboxError(.startFailed, "the network threads: \(error)")
             }
         }
         do throws(SandboxError) {
             return try await start(
-                keys: keys, configuration: configuration, scripted: scripted,
-                eventLoops: configuration.eventLoops ?? ownedLoops!, ownedLoops: ownedLoops)
+                keys: keys, configuration: configuration, scripted: scripted, eventLoops: eventLoops,
+                ownedLoops: ownedLoops)
         } catch {
             await ownedLoops?.shutdown()
             throw error
