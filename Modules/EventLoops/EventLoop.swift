@@ -42,6 +42,8 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     // Loop thread only.
     private var watchers: [Int32: (IOReadiness) -> Void] = [:]
     private var timers: [Timer] = []
+    /// The earliest deadline of `timers`, kept so that a busy turn does not scan them.
+    private var earliestDeadline: ContinuousClock.Instant?
     private var nextTimerID: UInt64 = 0
     private var stopHandlers: [() -> Void] = []
     /// Work for the end of the turn (``atEndOfTurn(_:)``), and whether the loop still takes it.
@@ -202,12 +204,15 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     public func schedule(at deadline: ContinuousClock.Instant, _ handler: @escaping () -> Void) -> IOTimerID {
         nextTimerID += 1
         timers.append(Timer(id: nextTimerID, deadline: deadline, handler: handler))
+        if earliestDeadline.map({ deadline < $0 }) ?? true { earliestDeadline = deadline }
         return IOTimerID(rawValue: nextTimerID)
     }
 
     /// Forgets a timer (loop thread only).
     public func cancelTimer(_ id: IOTimerID) {
-        timers.removeAll { $0.id == id.rawValue }
+        guard let index = timers.firstIndex(where: { $0.id == id.rawValue }) else { return }
+        let removed = timers.remove(at: index)
+        if removed.deadline == earliestDeadline { earliestDeadline = timers.lazy.map(\.deadline).min() }
     }
 
     /// Runs `work` on the loop's thread once the work of the current turn is done, just before
@@ -253,6 +258,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
             }
             guard let due else { return }
             let timer = timers.remove(at: due)
+            earliestDeadline = timers.lazy.map(\.deadline).min()
             timer.handler()
         }
     }
@@ -275,7 +281,8 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     /// were stored in `events`. The timeout is exact to the nanosecond (`epoll_pwait2`), so a
     /// timer fires on time; where the kernel lacks it, whole milliseconds rounded up.
     private func wait(timeout: Duration, into events: inout [epoll_event]) -> Int32 {
-        let (seconds, attoseconds) = timeout.components
+        // A busy turn only looks: no conversion of a zero timeout.
+        let (seconds, attoseconds) = timeout > .zero ? timeout.components : (0, 0)
         guard Self.kernelWaitsPrecisely else {
             let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
             return epoll_wait(epollFD, &events, Int32(events.count), Int32(milliseconds))
@@ -295,7 +302,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         let clock = ContinuousClock()
         while !stopRequested.load(ordering: .relaxed) {
             runQueuedJobs()
-            if !timers.isEmpty { runDueTimers(now: clock.now) }
+            if let earliestDeadline, case let now = clock.now, earliestDeadline <= now { runDueTimers(now: now) }
             if !turnEndWork.isEmpty { runTurnEndWork() }
             let timeout: Duration
             if queue.withLock({ !$0.isEmpty }) || !turnEndWork.isEmpty {
@@ -304,7 +311,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
                 if watchers.isEmpty { continue }
                 timeout = .zero
             } else {
-                timeout = Self.timeout(from: clock.now, to: timers.lazy.map(\.deadline).min())
+                timeout = Self.timeout(from: clock.now, to: earliestDeadline)
             }
             let count = wait(timeout: timeout, into: &events)
             for index in 0..<max(0, Int(count)) {
@@ -330,6 +337,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         stopHandlers = []
         for handler in handlers { handler() }
         timers = []
+        earliestDeadline = nil
         for fd in Array(watchers.keys) { unwatch(fd) }
         runQueuedJobs()
         let (leftover, work) = queue.withLock { queue -> ([UnownedJob], [@Sendable () -> Void]) in
