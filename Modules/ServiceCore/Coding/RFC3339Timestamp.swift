@@ -26,32 +26,41 @@ public enum RFC3339Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = Int(seconds - days * 86_400)
         let (year, month, day) = civilDate(fromDays: days)
-        guard (0...9999).contains(year) else {
-            let pad = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
-            let yearText = year < 0 ? "-" + String(-year).leftPadded(to: 4) : String(year).leftPadded(to: 4)
-            return "\(yearText)-\(pad(month))-\(pad(day))T\(pad(time / 3600)):\(pad(time / 60 % 60)):\(pad(time % 60))Z"
-        }
-        return String(unsafeUninitializedCapacity: 20) { text in
-            func put(_ value: Int, _ digits: Int, at position: Int) {
+        // `-` and the year's digits (at least 4), then `-MM-DDTHH:MM:SSZ`.
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var position = 0
+            func put(_ value: Int64, digits: Int) {
                 var value = value
                 for offset in stride(from: digits - 1, through: 0, by: -1) {
                     text[position + offset] = UInt8(ascii: "0") + UInt8(value % 10)
                     value /= 10
                 }
+                position += digits
             }
-            put(Int(year), 4, at: 0)
-            text[4] = UInt8(ascii: "-")
-            put(month, 2, at: 5)
-            text[7] = UInt8(ascii: "-")
-            put(day, 2, at: 8)
-            text[10] = UInt8(ascii: "T")
-            put(time / 3600, 2, at: 11)
-            text[13] = UInt8(ascii: ":")
-            put(time / 60 % 60, 2, at: 14)
-            text[16] = UInt8(ascii: ":")
-            put(time % 60, 2, at: 17)
-            text[19] = UInt8(ascii: "Z")
-            return 20
+            func put(_ byte: Unicode.Scalar) {
+                text[position] = UInt8(ascii: byte)
+                position += 1
+            }
+            if year < 0 { put("-") }
+            var yearDigits = 1
+            var rest = year.magnitude / 10
+            while rest > 0 {
+                yearDigits += 1
+                rest /= 10
+            }
+            put(Int64(year.magnitude), digits: max(4, yearDigits))
+            put("-")
+            put(Int64(month), digits: 2)
+            put("-")
+            put(Int64(day), digits: 2)
+            put("T")
+            put(Int64(time / 3600), digits: 2)
+            put(":")
+            put(Int64(time / 60 % 60), digits: 2)
+            put(":")
+            put(Int64(time % 60), digits: 2)
+            put("Z")
+            return position
         }
     }
 
@@ -146,12 +155,5 @@ public enum RFC3339Timestamp {
         let day = Int(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
         let month = Int(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9)
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-}
-
-extension String {
-    /// The string with `0`s in front up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
