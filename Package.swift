@@ -67,18 +67,18 @@ package.targets += [
 // MARK: - Transports
 package.targets += [
     .target(
-        name: "URLSessionTransport", dependencies: ["ServiceCore", "HTTPTypes"], path: "Modules/URLSessionTransport"),
+        name: "URLSessionTransport", dependencies: ["ServiceCore", "HTTPTypes", "CCurl"],
+        path: "Modules/URLSessionTransport",
+        // FoundationNetworking runs on libcurl, which CCurl loads on first use (see CCurl.h):
+        // importing it must not link libcurl into the executable.
+        swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"])]),
     .testTarget(
         name: "URLSessionTransportTests",
         dependencies: ["URLSessionTransport", "ServiceCore", "HTTPTypes", "ServiceTesting", "HTTPServer"],
         path: "Tests/URLSessionTransportTests"
     ),
-    .systemLibrary(
-        name: "CCurl",
-        path: "Modules/CCurl",
-        pkgConfig: "libcurl",
-        providers: [.apt(["libcurl4-openssl-dev"])]
-    ),
+    // libcurl's headers (libcurl4-openssl-dev); the library itself is loaded on first use.
+    .target(name: "CCurl", path: "Modules/CCurl"),
     .target(
         name: "CurlTransport", dependencies: ["ServiceCore", "HTTPTypes", "EventLoops", "CCurl"],
         path: "Modules/CurlTransport"),
@@ -86,7 +86,7 @@ package.targets += [
         name: "CurlTransportTests",
         dependencies: [
             "CurlTransport", "ServiceCore", "HTTPTypes", "EventLoops", "ServiceTesting", "HTTPServer",
-            "URLSessionTransport",
+            "URLSessionTransport", "CCurl",
         ],
         path: "Tests/CurlTransportTests"
     ),
@@ -192,13 +192,8 @@ package.targets += [
     ),
     .target(
         name: "RequestSigning", dependencies: ["ServiceCore", "HTTPTypes", "COpenSSL"], path: "Modules/RequestSigning"),
-    // tcmalloc: linked into the daemon's executable only, where it replaces the C allocator.
-    .systemLibrary(
-        name: "CTCMalloc",
-        path: "Modules/CTCMalloc",
-        pkgConfig: "libtcmalloc_minimal",
-        providers: [.apt(["libgoogle-perftools-dev"])]
-    ),
+    // mimalloc: linked into the daemon's executable only, where it replaces the C allocator.
+    .systemLibrary(name: "CMimalloc", path: "Modules/CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
     .testTarget(
         name: "RequestSigningTests",
         dependencies: ["RequestSigning", "ServiceCore", "HTTPTypes", "ServiceTesting", "AppLogging"],
@@ -255,7 +250,7 @@ package.targets += [
         // The app API's OpenAPI document, compiled in so that the admin server serves it from any install.
         resources: [.embedInCode("Resources/openapi.json")]
     ),
-    .executableTarget(name: "swiftyd", dependencies: ["SwiftyDaemon", "CTCMalloc"], path: "Apps/swiftyd"),
+    .executableTarget(name: "swiftyd", dependencies: ["SwiftyDaemon", "CMimalloc"], path: "Apps/swiftyd"),
     .testTarget(
         name: "SwiftyDaemonTests",
         dependencies: [

@@ -3,6 +3,7 @@ import CurlTransport
 import EventLoops
 import HTTP1Transport
 import HTTPServer
+import ServiceCore
 import Synchronization
 import URLSessionTransport
 
@@ -50,9 +51,17 @@ final class DaemonGeneration: Sendable {
                 bindings = sandbox.bindings(configuration)
             }
             let inUse = Set(bindings.values.map(\.transportInUse))
+            if inUse.contains(.curl) || inUse.contains(.urlsession) {
+                // Loaded now, so that a machine without libcurl fails the start, not a call.
+                do {
+                    try CurlLibrary.load()
+                } catch {
+                    throw ConfigurationProblems(problems: ["transports: \(error.message)"])
+                }
+            }
             let curl =
                 inUse.contains(.curl) || inUse.contains(.http1)
-                ? CurlTransport(configuration: .sized(forConcurrency: 256), eventLoops: eventLoops) : nil
+                ? OnDemandCurlTransport(eventLoops: eventLoops, makeNow: inUse.contains(.curl)) : nil
             // libcurl takes what the HTTP/1.1 transport does not (https, calls off the loops).
             let http1 =
                 inUse.contains(.http1)

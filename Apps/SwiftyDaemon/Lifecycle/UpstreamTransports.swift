@@ -8,7 +8,7 @@ import URLSessionTransport
 /// handler is left calling one.
 struct UpstreamTransports: LifecycleService {
     let name = "upstream transports"
-    let curl: CurlTransport?
+    let curl: OnDemandCurlTransport?
     let http1: HTTP1Transport?
     let urlSession: URLSessionTransport?
 

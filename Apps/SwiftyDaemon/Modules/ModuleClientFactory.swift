@@ -15,7 +15,7 @@ import URLSessionTransport
 /// module shares one stack: one budget, one breaker per host, one limit.
 struct ModuleClientFactory {
     let bindings: [String: UpstreamBinding]
-    let curl: CurlTransport?
+    let curl: OnDemandCurlTransport?
     let http1: HTTP1Transport?
     let urlSession: URLSessionTransport?
     let metrics: Metrics

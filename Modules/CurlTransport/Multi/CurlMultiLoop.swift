@@ -50,7 +50,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Hands a transfer to the curl thread. Returns the error to throw when it cannot be taken.
     func submit(_ transfer: CurlTransfer) -> TransportError? {
         guard let multi else {
-            return TransportError(.other, "libcurl could not be initialised, so \(transfer.summary) was not sent")
+            return TransportError(
+                .other, "libcurl could not be initialised (\(CurlGlobal.problem)), so \(transfer.summary) was not sent")
         }
         let accepted = inbox.withLock { box in
             guard box.accepting else { return false }

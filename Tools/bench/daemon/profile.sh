@@ -20,7 +20,8 @@
 #   3. counted with uprobes: swiftyd's Swift tasks created (swift_task_create_common), task
 #      switches (swift_task_switch), continuations (swift_continuation_init, _await, and the three
 #      resumes), objects (swift_allocObject), and heap allocations and frees in the allocator it
-#      links (tcmalloc: malloc, calloc, realloc, memalign, posix_memalign, operator new; free);
+#      links (mimalloc: malloc, calloc, realloc, memalign, aligned_alloc, posix_memalign, operator new;
+#      free);
 #      nginx's heap allocations and frees in glibc. Uprobes slow the process down; the counts
 #      are what is read from this window;
 #   4. from a sampled profile (perf record, no call graph): the share of each proxy's CPU in
@@ -96,10 +97,10 @@ probe_point() {
 }
 CONCURRENCY=$(swift_runtime libswift_Concurrency.so swift_task_switch)
 SWIFT_CORE=$(swift_runtime libswiftCore.so swift_retain)
-TCMALLOC=$(library "$SWIFTYD" libtcmalloc)
+MIMALLOC=$(library "$SWIFTYD" libmimalloc)
 LIBC=$(library "$(command -v nginx)" libc.so)
-[ -n "$CONCURRENCY" ] && [ -n "$SWIFT_CORE" ] && [ -n "$TCMALLOC" ] && [ -n "$LIBC" ] || {
-    echo "swiftyd has no Swift runtime or libtcmalloc, or nginx no libc" >&2
+[ -n "$CONCURRENCY" ] && [ -n "$SWIFT_CORE" ] && [ -n "$MIMALLOC" ] && [ -n "$LIBC" ] || {
+    echo "swiftyd has no Swift runtime or libmimalloc, or nginx no libc" >&2
     exit 1
 }
 
@@ -234,11 +235,11 @@ for side in swiftyd unshared nginx; do
         done
         perf probe -q -x "$SWIFT_CORE" -a "swiftyd:alloc_object=$(probe_point "$SWIFT_CORE" swift_allocObject)" \
             >/dev/null 2>&1 || { echo "could not add uprobe swift_allocObject" >&2; exit 1; }
-        # tcmalloc's names: malloc is tc_malloc, memalign and aligned_alloc are tc_memalign,
-        # operator new is tc_new (perf probe cannot name the mangled _Znwm).
-        for probe in malloc=tc_malloc calloc=tc_calloc realloc=tc_realloc memalign=tc_memalign \
-            posix_memalign=tc_posix_memalign operator_new=tc_new free=tc_free; do
-            perf probe -q -x "$TCMALLOC" -a "swiftyd:$probe" >/dev/null 2>&1 || { echo "could not add uprobe $probe" >&2; exit 1; }
+        # mimalloc's entry points under the C names it replaces; operator new is mi_new (perf
+        # probe cannot name the mangled _Znwm).
+        for probe in malloc=malloc calloc=calloc realloc=realloc memalign=memalign aligned_alloc=aligned_alloc \
+            posix_memalign=posix_memalign operator_new=mi_new free=free; do
+            perf probe -q -x "$MIMALLOC" -a "swiftyd:$probe" >/dev/null 2>&1 || { echo "could not add uprobe $probe" >&2; exit 1; }
         done
     else
         GROUP=nginx
@@ -258,7 +259,7 @@ for side in swiftyd unshared nginx; do
         row "continuation resumes" "$(count "continuation_resume continuation_throwing_resume continuation_throwing_error")" count
         row "Swift objects allocated (swift_allocObject)" "$(count alloc_object)" count
     fi
-    row "heap allocations (malloc, calloc, realloc, aligned, new)" "$(count "malloc calloc realloc memalign posix_memalign operator_new")" count
+    row "heap allocations (malloc, calloc, realloc, aligned, new)" "$(count "malloc calloc realloc memalign aligned_alloc posix_memalign operator_new")" count
     row "heap frees" "$(count free)" count
     row "upstream requests in the uprobes' window" "$(awk -v u="$UPSTREAM" -v n="$ANSWERED" 'BEGIN { printf "%.3f", u / n }')" count
 
@@ -272,7 +273,7 @@ for side in swiftyd unshared nginx; do
             dso = $NF; sym = $0; sub(/[ \t]*\([^(]*\)$/, "", sym); sub(/^[ \t]*[0-9a-f]+ /, "", sym)
             total++
             if (sym ~ /^swift_(nonatomic_)?(bridgeObject|unknownObject|unowned|weak)?([Rr]etain|[Rr]elease)(_n)?$/) rc++
-            else if (dso ~ /tcmalloc/ || sym ~ /^swift_(allocObject|deallocObject|slowAlloc|slowDealloc|deallocClassInstance)$/ ||
+            else if (dso ~ /mimalloc/ || sym ~ /^swift_(allocObject|deallocObject|slowAlloc|slowDealloc|deallocClassInstance)$/ ||
                 (dso ~ /libc[.-]/ && sym ~ /^(__libc_)?(malloc|free|calloc|realloc|cfree|posix_memalign)$|^_int_(malloc|free|realloc|memalign)|^_mid_memalign$|^malloc_consolidate$|^unlink_chunk|^tcache_/)) heap++
         }
         END {

@@ -1,13 +1,25 @@
-// libcurl for Swift. `curl_easy_setopt`, `curl_easy_getinfo` and `curl_multi_setopt` are variadic
-// C functions that Swift cannot call; the typed inline wrappers below exist only for that reason.
-// Each wrapper passes exactly the C type libcurl documents for the options it is used with.
-#ifndef SWIFTY_CCURL_SHIM_H
-#define SWIFTY_CCURL_SHIM_H
+// libcurl for Swift, loaded on first use.
+//
+// libcurl is not linked: CurlLibrary.c defines the libcurl functions the process calls (its own
+// and FoundationNetworking's), and the first call loads libcurl.so.4 with dlopen. A process that
+// never calls libcurl, such as a daemon whose upstreams are all cleartext HTTP on its own
+// HTTP/1.1 client, never maps libcurl and the thirty libraries it brings (GnuTLS, Kerberos,
+// LDAP, SSH...), which is most of what starting such a process would cost.
+//
+// `curl_easy_setopt`, `curl_easy_getinfo` and `curl_multi_setopt` are variadic C functions that
+// Swift cannot call; the typed inline wrappers below exist only for that reason. Each wrapper
+// passes exactly the C type libcurl documents for the options it is used with.
+#ifndef SWIFTY_CCURL_H
+#define SWIFTY_CCURL_H
 
 // The GCC type-checking macros replace curl_easy_setopt with a statement expression; the wrappers
 // below are already typed, so they are not wanted.
 #define CURL_DISABLE_TYPECHECK 1
 #include <curl/curl.h>
+
+/// Loads libcurl if it is not loaded yet (once per process; later calls return at once).
+/// Returns NULL when libcurl is loaded, otherwise why it could not be (a static string).
+const char *swifty_curl_load(void);
 
 /// `curl_global_init(CURL_GLOBAL_DEFAULT)`: the flag is a macro built from other macros.
 static inline CURLcode swifty_curl_global_init_default(void) {
