@@ -9,7 +9,8 @@ import Synchronization
 /// With every upstream on cleartext `http`, the HTTP/1.1 transport takes the calls, and libcurl
 /// serves only what it hands over (`https`, a call made off the loops). Made on demand, such a
 /// daemon never loads libcurl and the thirty libraries it brings, which would otherwise be about
-/// a third of its start. A module bound to the `curl` transport has it made at start.
+/// a third of its start. The first request that needs it waits while libcurl loads (a few
+/// milliseconds, once). A module bound to the `curl` transport has it made at start.
 final class OnDemandCurlTransport: Transport {
     private enum State {
         case idle
