@@ -46,7 +46,7 @@ static struct {
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int is_loaded;
-static char load_error[512] = "libcurl was not loaded";
+static char load_error[512];
 static const char not_loaded[] = "libcurl could not be loaded";
 
 static int resolve(void *library, void **slot, const char *name) {

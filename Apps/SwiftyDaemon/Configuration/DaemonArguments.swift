@@ -41,7 +41,7 @@ public struct DaemonArguments: Sendable, Equatable {
         (/livez, /readyz, /metrics) on 127.0.0.1:9090.
 
         options:
-          --config FILE     read settings from a JSON file (see docs/deployment.md)
+          --config FILE     read settings from a JSON file (see docs/configuration.md)
           --host ADDRESS    the app API's address (default 127.0.0.1)
           --port N          the app API's port (default 8080; 0 picks a free one)
           --admin-port N    the admin endpoints' port (default 9090; 0 picks a free one)
