@@ -4,9 +4,10 @@ public import ServiceCore
 ///
 /// Each case is data; send it with ``FeedClient`` (which validates inputs first) or with a
 /// `ServiceClient<FeedService>`. The exact requests and answers are specified in
-/// `docs/upstreams.md`. The acting user (the author of ``createPost(author:text:attachments:)``,
-/// the user of ``like(post:user:)``) is in the body or path; the upstream trusts it because the
-/// request is signed with the module's key.
+/// `docs/upstreams-feed.md` (the conventions for every domain in `docs/upstreams.md`). The
+/// acting user (the author of ``createPost(author:text:attachments:)``, the user of
+/// ``like(post:user:)``) is in the body or path; the upstream trusts it because the request is
+/// signed with the module's key.
 public enum FeedService: Service, Equatable {
     /// `GET /v1/timelines/{user}?cursor=&limit=`: one page of a user's home timeline.
     case timeline(user: String, cursor: String?, limit: Int)

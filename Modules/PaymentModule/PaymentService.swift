@@ -4,10 +4,10 @@ public import ServiceCore
 ///
 /// Each case is data; send it with ``PaymentClient`` (which validates inputs first) or with a
 /// `ServiceClient<PaymentService>`. The exact requests and answers are specified in
-/// `docs/upstreams.md`. Money is integer minor units with an ISO 4217 code, never a
-/// floating-point number. Creating a charge or a refund carries an `Idempotency-Key` header and
-/// has the retry class `requiresIdempotencyKey`: repeating it with the same key never moves money
-/// twice.
+/// `docs/upstreams-payment.md` (the conventions for every domain in `docs/upstreams.md`). Money
+/// is integer minor units with an ISO 4217 code, never a floating-point number. Creating a charge
+/// or a refund carries an `Idempotency-Key` header and has the retry class
+/// `requiresIdempotencyKey`: repeating it with the same key never moves money twice.
 public enum PaymentService: Service, Equatable {
     /// `GET /v1/wallets/{user}`: a user's wallet.
     case wallet(user: String)

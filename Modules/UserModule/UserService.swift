@@ -4,9 +4,9 @@ public import ServiceCore
 ///
 /// Each case is data; send it with ``UserClient`` (which validates inputs first) or with a
 /// `ServiceClient<UserService>`. The exact requests and answers are specified in
-/// `docs/upstreams.md`. The acting user of ``follow(target:actor:)`` and
-/// ``unfollow(target:actor:)`` is in the path; the upstream trusts it because the request is
-/// signed with the module's key.
+/// `docs/upstreams-user.md` (the conventions for every domain in `docs/upstreams.md`). The
+/// acting user of ``follow(target:actor:)`` and ``unfollow(target:actor:)`` is in the path; the
+/// upstream trusts it because the request is signed with the module's key.
 public enum UserService: Service, Equatable {
     /// `GET /v1/users/{id}`: a user's profile.
     case profile(id: String)

@@ -3,7 +3,7 @@ import HTTPServer
 import HTTPTypes
 import ServiceCore
 
-/// The feed upstream's routes (`docs/upstreams.md` section 3).
+/// The feed upstream's routes (`docs/upstreams-feed.md`, section 3).
 enum FeedRoutes {
     /// The most attachments a post may have.
     static let maximumAttachments = 4

@@ -4,8 +4,8 @@ import HTTPTypes
 import RequestSigning
 import ServiceCore
 
-/// The payment upstream's routes (`docs/upstreams.md` section 4), with idempotent charges and
-/// refunds.
+/// The payment upstream's routes (`docs/upstreams-payment.md`, section 4), with idempotent
+/// charges and refunds.
 enum PaymentRoutes {
     /// The router over the shared state.
     /// - Parameters:

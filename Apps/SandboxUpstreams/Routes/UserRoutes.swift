@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 
-/// The user upstream's routes (`docs/upstreams.md` section 2).
+/// The user upstream's routes (`docs/upstreams-user.md`, section 2).
 enum UserRoutes {
     /// The router over the shared state.
     static func router(state: SandboxState, clock: @escaping @Sendable () -> Date) -> Router {

@@ -1,7 +1,9 @@
 import ServiceCore
 
-/// The contract's rules for identifiers, texts and keys (`docs/upstreams.md`), checked again by
-/// the upstream whatever the client checked; each failure is a 400 ``Problem`` naming the field.
+/// The contract's rules for identifiers, texts and keys (`docs/upstreams.md` and its domain
+/// pages `docs/upstreams-user.md`, `docs/upstreams-feed.md`, `docs/upstreams-payment.md`),
+/// checked again by the upstream whatever the client checked; each failure is a 400 ``Problem``
+/// naming the field.
 ///
 /// The rules the clients share (identifiers, cursors, page sizes, control characters) are
 /// ServiceCore's ``ServiceCore/InputRules``, answered here as problems; the rest are the

@@ -1,5 +1,5 @@
-/// The ISO 4217 codes the payment upstream accepts (`docs/upstreams.md` section 4), with their
-/// minor-unit exponents.
+/// The ISO 4217 codes the payment upstream accepts (`docs/upstreams-payment.md`, section 4), with
+/// their minor-unit exponents.
 enum SupportedCurrencies {
     /// Code to exponent.
     static let exponents: [String: Int] = {

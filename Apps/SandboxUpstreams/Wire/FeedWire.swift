@@ -1,7 +1,7 @@
 import Foundation
 import ServiceCore
 
-/// The feed upstream's answer bodies (`docs/upstreams.md` section 3).
+/// The feed upstream's answer bodies (`docs/upstreams-feed.md`, section 3).
 enum FeedWire {
     /// An attachment's description.
     struct Attachment: Encodable {

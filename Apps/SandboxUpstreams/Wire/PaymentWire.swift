@@ -1,7 +1,7 @@
 import Foundation
 import ServiceCore
 
-/// The payment upstream's answer bodies (`docs/upstreams.md` section 4).
+/// The payment upstream's answer bodies (`docs/upstreams-payment.md`, section 4).
 enum PaymentWire {
     /// An amount: integer minor units and an ISO 4217 code.
     struct Money: Codable {

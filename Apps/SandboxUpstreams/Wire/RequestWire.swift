@@ -1,5 +1,6 @@
-/// The request bodies the upstreams read (`docs/upstreams.md` sections 2-4), decoded by the
-/// JSON engine; the rules beyond types (identifiers, ranges, texts) are checked by the routes.
+/// The request bodies the upstreams read (sections 2-4: `docs/upstreams-user.md`,
+/// `docs/upstreams-feed.md`, `docs/upstreams-payment.md`), decoded by the JSON engine; the rules
+/// beyond types (identifiers, ranges, texts) are checked by the routes.
 enum RequestWire {
     /// `POST /v1/sessions/introspect`.
     struct Introspection: Decodable {

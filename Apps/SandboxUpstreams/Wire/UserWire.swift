@@ -1,7 +1,7 @@
 import Foundation
 import ServiceCore
 
-/// The user upstream's answer bodies (`docs/upstreams.md` section 2).
+/// The user upstream's answer bodies (`docs/upstreams-user.md`, section 2).
 enum UserWire {
     /// A profile.
     struct User: Encodable {

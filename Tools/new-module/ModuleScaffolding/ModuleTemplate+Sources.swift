@@ -11,7 +11,7 @@ extension ModuleTemplate {
             /// with a `ServiceClient` of this service. For each endpoint add a case here, then its
             /// path, method and task in the `+Request` extension, its input rules in the
             /// `+Validation` extension, a typed method in the client, and its contract in
-            /// `docs/upstreams.md`.
+            /// `docs/upstreams-\#(spec.slug).md` (linked from `docs/upstreams.md`).
             public enum \#(name)Service: Service, Equatable {
                 /// `GET /v1/items/{id}`: one item (the generated example; replace it with the real API).
                 case item(id: String)
