@@ -39,8 +39,9 @@ public final class RedisClient: Sendable {
     public init(configuration: RedisConfiguration, eventLoops: EventLoopGroup) {
         self.configuration = configuration
         self.eventLoops = eventLoops
+        let reconnect = RedisReconnectState(backoff: configuration.reconnectBackoff)
         pools = IOEventLoopMembers { loop, onClose in
-            RedisLoopPool(loop: loop, configuration: configuration, onClose: onClose)
+            RedisLoopPool(loop: loop, configuration: configuration, reconnect: reconnect, onClose: onClose)
         }
     }
 

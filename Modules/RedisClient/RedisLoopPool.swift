@@ -18,7 +18,9 @@ import Glibc
 /// replies are read and dropped when they come. A blocking command (`BLPOP`, ...) gets a
 /// connection of its own. A failed connection fails every call on it; a failed connection
 /// attempt starts a backoff; calls that find no open connection during it fail at once, and the
-/// first call after it tries again.
+/// first call after it tries again. The backoff is the client's (``RedisReconnectState``): an
+/// attempt that fails on one loop starts it for all, a connection that opens on one ends it for
+/// all.
 ///
 /// Created on the loop's thread and touched only there (``IOEventLoop``'s contract); the read
 /// buffer is C memory only this thread uses. That is why `@unchecked Sendable` is safe here.
@@ -42,10 +44,9 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     private var flushing: [RedisConnection] = []
     /// Calls waiting for a connection, oldest first.
     private var waiters = FIFOQueue<RedisRequest>()
-    /// Failed connection attempts in a row, and when the next may start.
-    private var failures = 0
-    private var retryAt: ContinuousClock.Instant?
-    private var lastFailure: RedisError?
+    /// Failed connection attempts and when the next may start, shared with the client's other
+    /// loops.
+    private let reconnect: RedisReconnectState
     /// The address of the endpoint's host name, kept for a minute, and whether a lookup runs.
     private var resolvedAddress: (address: String, expires: ContinuousClock.Instant)?
     private var resolving = false
@@ -53,9 +54,15 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     private let onClose: @Sendable () -> Void
 
     /// Creates the pool on `loop`'s thread (the caller's).
-    init(loop: any IOEventLoop, configuration: RedisConfiguration, onClose: @escaping @Sendable () -> Void) {
+    init(
+        loop: any IOEventLoop,
+        configuration: RedisConfiguration,
+        reconnect: RedisReconnectState,
+        onClose: @escaping @Sendable () -> Void
+    ) {
         self.loop = loop
         self.configuration = configuration
+        self.reconnect = reconnect
         self.onClose = onClose
         handshake = Self.encodeHandshake(configuration)
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
@@ -296,13 +303,13 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     /// Starts a connection; `false` when none could be started (backoff, or a failure that
     /// already failed the waiting calls).
     private func open() -> Bool {
-        if let retryAt, ContinuousClock.now < retryAt {
-            if connections.isEmpty, let lastFailure {
-                let wait = ContinuousClock.now.duration(to: retryAt)
+        if let backoff = reconnect.waiting(at: .now) {
+            if connections.isEmpty {
+                let failure = backoff.failure
                 failWaiters(
                     RedisError(
-                        lastFailure.code, "\(lastFailure.message) (next attempt in \(wait))",
-                        serverMessage: lastFailure.serverMessage))
+                        failure.code, "\(failure.message) (next attempt in \(backoff.wait))",
+                        serverMessage: failure.serverMessage))
             }
             return false
         }
@@ -396,9 +403,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     /// waiting calls fail now rather than wait for their timeout.
     private func connectFailed(_ connection: RedisConnection?, _ error: RedisError) {
         if let connection { close(connection) }
-        failures += 1
-        retryAt = .now + configuration.reconnectBackoff.delay(afterFailures: failures)
-        lastFailure = error
+        reconnect.failed(error, at: .now)
         if connections.isEmpty { failWaiters(error) }
     }
 
@@ -446,9 +451,7 @@ final class RedisLoopPool: IOEventLoopMember, @unchecked Sendable {
     private func ready(_ connection: RedisConnection) {
         if let timer = connection.connectTimer { loop.cancelTimer(timer) }
         connection.connectTimer = nil
-        failures = 0
-        retryAt = nil
-        lastFailure = nil
+        reconnect.succeeded()
         connection.state = .open
         connection.output = []
         connection.written = 0

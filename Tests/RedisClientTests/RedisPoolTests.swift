@@ -98,14 +98,7 @@ struct RedisPoolTests {
     }
 
     @Test func callsFailPromptlyWhileRedisIsDownAndSucceedOnceItIsBack() async throws {
-        let server = try await RedisServer.start(stablePort: true)
-        do {
-            try await reconnects(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await RedisServer.with(stablePort: true) { server throws in try await reconnects(server) }
     }
 
     private func reconnects(_ server: RedisServer) async throws {

@@ -142,9 +142,10 @@ public final class RedisServer: Sendable {
 
     /// Runs `body` with a server started for it, and stops the server afterwards.
     public static func with(
-        unixSocket: Bool = false, arguments: [String] = [], _ body: (RedisServer) async throws -> Void
+        unixSocket: Bool = false, stablePort: Bool = false, arguments: [String] = [],
+        _ body: (RedisServer) async throws -> Void
     ) async throws {
-        let server = try await start(unixSocket: unixSocket, arguments: arguments)
+        let server = try await start(unixSocket: unixSocket, stablePort: stablePort, arguments: arguments)
         do {
             try await body(server)
             await server.stop()
