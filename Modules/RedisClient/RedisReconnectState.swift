@@ -44,7 +44,8 @@ final class RedisReconnectState: Sendable {
     /// A connection opened: the backoff ends.
     func succeeded() {
         state.withLock { state in
-            guard state.failures > 0 || state.retryAt != nil else { return }
+            // Failures and the next attempt are set together, so no failures means no backoff.
+            guard state.failures > 0 else { return }
             state = State()
         }
     }

@@ -10,13 +10,35 @@ func withClient(
     try await server.withClient(loopCount: loopCount, configure: configure, body)
 }
 
-/// Whether `client` answers `PING` within about 5 s (after its server was restarted).
-func answersAgain(_ client: RedisClient) async throws -> Bool {
+/// Whether `client` answers `PING` within about 5 s (after its server was restarted), on
+/// `loop`'s pool when one is given.
+func answersAgain(_ client: RedisClient, on loop: EventLoop? = nil) async throws -> Bool {
     for _ in 0..<200 {
-        if (try? await client.send(["PING"])) == .simpleString("PONG") { return true }
+        let reply: RedisValue?
+        if let loop {
+            reply = try? await send(["PING"], on: loop, client).get()
+        } else {
+            reply = try? await client.send(["PING"])
+        }
+        if reply == .simpleString("PONG") { return true }
         try await Task.sleep(for: .milliseconds(25))
     }
     return false
+}
+
+/// Sends from a task that prefers `loop`, so the call goes to that loop's pool.
+func send(
+    _ command: [RedisArgument],
+    on loop: EventLoop,
+    _ client: RedisClient
+) async -> Result<RedisValue, RedisError> {
+    await withTaskExecutorPreference(loop) {
+        do {
+            return .success(try await client.send(command))
+        } catch {
+            return .failure(error as? RedisError ?? RedisError(.server, "\(error)"))
+        }
+    }
 }
 
 /// The error a call threw, or `nil` when it succeeded.

@@ -43,7 +43,7 @@ if [[ "$BUILD" == 1 ]]; then
     swift build -c release --static-swift-stdlib --product swifty-bench >&2
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "openssl: $(openssl version)${OPENSSL_ia32cap:+, SHA extensions masked (OPENSSL_ia32cap=$OPENSSL_ia32cap)}"
+echo "openssl: $(openssl version)${OPENSSL_ia32cap:+, SHA instructions masked (OPENSSL_ia32cap=$OPENSSL_ia32cap)}"
 echo "command: .build/release/swifty-bench signing $ITERATIONS $ROUNDS"
 OUTPUT=$(mktemp)
 trap 'rm -f "$OUTPUT"' EXIT
