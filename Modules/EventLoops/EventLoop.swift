@@ -53,6 +53,17 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     private var takenJobs: [UnownedJob] = []
     private var takenWork: [@Sendable () -> Void] = []
     private var runningJobs = false
+    /// The jobs a run of ``runQueuedJobs()`` set aside when its time was up, those before
+    /// `firstSetAside` already run (loop thread only).
+    private var setAsideJobs: [UnownedJob] = []
+    private var firstSetAside = 0
+    /// How long one run of ``runQueuedJobs()`` goes on before the loop looks at its descriptors
+    /// again: about what a few requests' work takes.
+    static let jobTimeSlice: Duration = .microseconds(250)
+    /// How many jobs run between two readings of the clock (a reading costs about as much as a
+    /// small job's bookkeeping).
+    private static let jobsBetweenClockReads = 4
+    private let clock = ContinuousClock()
 
     /// Creates the loop's epoll and wake descriptors; `nil` when the system refuses them.
     init?() {
@@ -139,26 +150,53 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     ///
     /// The loop runs it at the start of every turn; a descriptor's handler may run it sooner
     /// (after starting a task that prefers this loop, so a task that does not really wait
-    /// finishes at once).
+    /// finishes at once). A run that has taken ``jobTimeSlice`` sets the jobs it has not reached
+    /// aside for the next turn, which starts with them: what arrived on the descriptors
+    /// meanwhile is read first. So a burst of work (one upstream answer resuming many requests)
+    /// does not keep the requests that arrive during it waiting for all of it.
     public func runQueuedJobs() {
+        runQueuedJobs(startingWithSetAside: false, timeSliced: true)
+    }
+
+    /// ``runQueuedJobs()``; the loop's turns start with the jobs a run set aside, and its last
+    /// turn runs them all on the loop, without a time slice.
+    private func runQueuedJobs(startingWithSetAside: Bool, timeSliced: Bool) {
         // Not re-entered: a job that led here again would find the buffers below in use. The
         // outer call runs whatever was queued meanwhile on its next pass.
         guard !runningJobs else { return }
         runningJobs = true
-        // The queue's arrays and these two trade places, so both keep their capacity and no
-        // turn allocates (taking a copy and emptying the queue's would reallocate it). They are
+        // The queue's arrays and these trade places, so all keep their capacity and no turn
+        // allocates (taking a copy and emptying the queue's would reallocate it). They are
         // locals while the jobs run: a property of the loop would be checked for exclusive
         // access at every use, the jobs being calls the compiler cannot see through.
         var jobs: [UnownedJob] = []
         var work: [@Sendable () -> Void] = []
+        var setAside: [UnownedJob] = []
         swap(&jobs, &takenJobs)
         swap(&work, &takenWork)
+        swap(&setAside, &setAsideJobs)
+        var setAsideStart = firstSetAside
         defer {
             swap(&jobs, &takenJobs)
             swap(&work, &takenWork)
+            swap(&setAside, &setAsideJobs)
+            firstSetAside = setAsideStart
             runningJobs = false
         }
         let executor = asUnownedTaskExecutor()
+        let deadline = timeSliced ? clock.now.advanced(by: Self.jobTimeSlice) : nil
+        // Jobs run so far: the clock is read after every few.
+        var ran = 0
+        if startingWithSetAside {
+            while setAsideStart < setAside.count {
+                setAside[setAsideStart].runSynchronously(on: executor)
+                setAsideStart += 1
+                ran += 1
+                if ran % Self.jobsBetweenClockReads == 0, let deadline, clock.now >= deadline { return }
+            }
+            setAside.removeAll(keepingCapacity: true)
+            setAsideStart = 0
+        }
         for _ in 0..<64 {
             queue.withLock { queue in
                 swap(&queue.jobs, &jobs)
@@ -166,9 +204,17 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
             }
             if jobs.isEmpty && work.isEmpty { return }
             for item in work { item() }
-            for job in jobs { job.runSynchronously(on: executor) }
-            jobs.removeAll(keepingCapacity: true)
             work.removeAll(keepingCapacity: true)
+            for index in jobs.indices {
+                jobs[index].runSynchronously(on: executor)
+                ran += 1
+                if ran % Self.jobsBetweenClockReads == 0, let deadline, clock.now >= deadline {
+                    setAside.append(contentsOf: jobs[(index + 1)...])
+                    jobs.removeAll(keepingCapacity: true)
+                    return
+                }
+            }
+            jobs.removeAll(keepingCapacity: true)
         }
     }
 
@@ -299,13 +345,12 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         sigaddset(&signals, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         var events = [epoll_event](repeating: epoll_event(), count: 64)
-        let clock = ContinuousClock()
         while !stopRequested.load(ordering: .relaxed) {
-            runQueuedJobs()
+            runQueuedJobs(startingWithSetAside: true, timeSliced: true)
             if let earliestDeadline, case let now = clock.now, earliestDeadline <= now { runDueTimers(now: now) }
             if !turnEndWork.isEmpty { runTurnEndWork() }
             let timeout: Duration
-            if queue.withLock({ !$0.isEmpty }) || !turnEndWork.isEmpty {
+            if firstSetAside < setAsideJobs.count || queue.withLock({ !$0.isEmpty }) || !turnEndWork.isEmpty {
                 // More work queued: only look (without waiting) at the watched descriptors, so
                 // they are never starved.
                 if watchers.isEmpty { continue }
@@ -331,7 +376,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
 
     private func lastTurn() {
         // Work queued by an owner's shutdown runs first.
-        runQueuedJobs()
+        runQueuedJobs(startingWithSetAside: true, timeSliced: false)
         // Whoever keeps work on this loop ends it now (their callers' jobs are queued below).
         let handlers = stopHandlers
         stopHandlers = []
@@ -339,7 +384,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         timers = []
         earliestDeadline = nil
         for fd in Array(watchers.keys) { unwatch(fd) }
-        runQueuedJobs()
+        runQueuedJobs(startingWithSetAside: true, timeSliced: false)
         let (leftover, work) = queue.withLock { queue -> ([UnownedJob], [@Sendable () -> Void]) in
             queue.closed = true
             defer {
@@ -353,6 +398,9 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         // What is added from here on is refused (its caller does it at once).
         takesTurnEndWork = false
         runTurnEndWork()
+        for job in setAsideJobs[firstSetAside...] { globalConcurrentExecutor.enqueue(job) }
+        setAsideJobs = []
+        firstSetAside = 0
         for job in leftover { globalConcurrentExecutor.enqueue(job) }
     }
 }
