@@ -184,15 +184,22 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
             runningJobs = false
         }
         let executor = asUnownedTaskExecutor()
-        let deadline = timeSliced ? clock.now.advanced(by: Self.jobTimeSlice) : nil
-        // Jobs run so far: the clock is read after every few.
+        // The slice starts with the first job, so a run that finds nothing reads no clock.
+        var deadline: ContinuousClock.Instant?
         var ran = 0
+        /// Runs `job`; `true` when the slice is spent (the clock is read after every few jobs).
+        func runIsOver(after job: UnownedJob) -> Bool {
+            if timeSliced && deadline == nil { deadline = clock.now.advanced(by: Self.jobTimeSlice) }
+            job.runSynchronously(on: executor)
+            ran += 1
+            guard let deadline, ran % Self.jobsBetweenClockReads == 0 else { return false }
+            return clock.now >= deadline
+        }
         if startingWithSetAside {
             while setAsideStart < setAside.count {
-                setAside[setAsideStart].runSynchronously(on: executor)
+                let job = setAside[setAsideStart]
                 setAsideStart += 1
-                ran += 1
-                if ran % Self.jobsBetweenClockReads == 0, let deadline, clock.now >= deadline { return }
+                if runIsOver(after: job) { return }
             }
             setAside.removeAll(keepingCapacity: true)
             setAsideStart = 0
@@ -206,9 +213,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
             for item in work { item() }
             work.removeAll(keepingCapacity: true)
             for index in jobs.indices {
-                jobs[index].runSynchronously(on: executor)
-                ran += 1
-                if ran % Self.jobsBetweenClockReads == 0, let deadline, clock.now >= deadline {
+                if runIsOver(after: jobs[index]) {
                     setAside.append(contentsOf: jobs[(index + 1)...])
                     jobs.removeAll(keepingCapacity: true)
                     return
@@ -398,6 +403,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         // What is added from here on is refused (its caller does it at once).
         takesTurnEndWork = false
         runTurnEndWork()
+        // Only end-of-turn work that ran the queue itself can have set jobs aside by now.
         for job in setAsideJobs[firstSetAside...] { globalConcurrentExecutor.enqueue(job) }
         setAsideJobs = []
         firstSetAside = 0
