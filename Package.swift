@@ -59,7 +59,7 @@ package.targets += [
     .target(name: "ServiceCore", dependencies: ["AppLogging", "HTTPTypes", "JSON"], path: "Modules/ServiceCore"),
     .testTarget(
         name: "ServiceCoreTests",
-        dependencies: ["ServiceCore", "HTTPTypes", "JSON", "ServiceTesting", "AppLogging"],
+        dependencies: ["ServiceCore", "HTTPTypes", "JSON", "ServiceTesting", "AppLogging", "EventLoops"],
         path: "Tests/ServiceCoreTests"
     ),
 ]

@@ -8,6 +8,9 @@ public struct HTTPResponse: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes (empty when there were none).
     public var body: Data
+    /// The values decoded from `body`, kept when the response is handed to several callers
+    /// (``SharedDecodings``); `nil` for a response that has one caller.
+    package var sharedDecodings: SharedDecodings?
 
     /// Creates a response.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {

@@ -34,6 +34,9 @@ public struct ServiceClient<S: Service>: Sendable {
     private let basePrefix: String
     /// The middlewares folded around the transport (``makeChain(transport:middlewares:)``).
     private let chain: Next
+    /// Stands for this client's decoder in the values decoded from a shared answer, so that a
+    /// client with other decoder settings never takes them.
+    private let decodingScope = DecodingScope()
 
     /// Creates a client.
     /// - Parameters:
@@ -216,17 +219,18 @@ public struct ServiceClient<S: Service>: Sendable {
     ///     for the whole body.
     /// - Throws: ``ServiceError``, with code ``ServiceError/Code-swift.struct/decoding`` when the
     ///   body does not decode.
-    public func send<T: Decodable>(_ service: S, as type: T.Type = T.self, atKeyPath keyPath: String? = nil)
+    public func send<T: Decodable & Sendable>(_ service: S, as type: T.Type = T.self, atKeyPath keyPath: String? = nil)
         async throws -> T
     {
         let response = try await send(service)
         do {
-            return try KeyPathDecoding.decode(
-                type,
-                from: response.body,
-                keyPath: keyPath,
-                decoder: configuration.jsonDecoder
-            )
+            let decode = {
+                try KeyPathDecoding.decode(
+                    type, from: response.body, keyPath: keyPath, decoder: configuration.jsonDecoder)
+            }
+            // A response shared among identical reads is decoded once for all their callers.
+            guard let shared = response.sharedDecodings else { return try decode() }
+            return try shared.value(.init(decoder: decodingScope, type: type, keyPath: keyPath), decode: decode)
         } catch {
             throw ServiceError(
                 code: .decoding,
@@ -330,3 +334,6 @@ package final class AttemptCounter: Sendable {
     /// The highest attempt number recorded, 0 when none reached the transport.
     package var value: Int { highest.load(ordering: .relaxed) }
 }
+
+/// The identity of one ``ServiceClient``'s decoder in ``SharedDecodings``.
+private final class DecodingScope: Sendable {}

@@ -24,14 +24,22 @@ final class Flight: Sendable {
     /// The callers waiting now.
     var waiterCount: Int { state.withLock { $0.waiters.count } }
 
-    /// Hands the call's result to every waiter, and to those that come later.
-    func finish(_ result: Result<HTTPResponse, any Error>) {
-        let waiters = state.withLock { state in
-            state.result = result
+    /// Hands the call's result to every waiter, and to those that come later; returns it for the
+    /// caller that made the call. A response with waiters carries one ``SharedDecodings`` for
+    /// all of them, so its body is decoded once.
+    func finish(_ result: Result<HTTPResponse, any Error>) -> Result<HTTPResponse, any Error> {
+        let (shared, waiters) = state.withLock { state in
+            var shared = result
+            if !state.waiters.isEmpty, case .success(var response) = result {
+                response.sharedDecodings = SharedDecodings()
+                shared = .success(response)
+            }
+            state.result = shared
             defer { state.waiters = [] }
-            return state.waiters
+            return (shared, state.waiters)
         }
-        for waiter in waiters { waiter.continuation.resume(returning: result) }
+        for waiter in waiters { waiter.continuation.resume(returning: shared) }
+        return shared
     }
 
     /// Waits for the call's result; throws `CancellationError` when the waiting task is

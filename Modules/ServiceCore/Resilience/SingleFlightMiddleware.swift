@@ -11,7 +11,9 @@ import Synchronization
 /// users never share an answer. The first caller makes the call and the others wait for its
 /// answer. A waiter that is cancelled stops waiting alone; when the caller making the call is
 /// cancelled, the waiters that are not start the call again (one of them makes it), so no
-/// caller's cancellation fails another.
+/// caller's cancellation fails another. The waiters are handed the caller's response with one
+/// store of decoded values, so a body is decoded once for all of them
+/// (``ServiceClient/send(_:as:atKeyPath:)``), and they go on after the caller that made the call.
 public final class SingleFlightMiddleware: Middleware {
     /// What makes two calls identical: module, operation, user, method, URL, header fields (as
     /// given, in order) and body. It holds the call's own values (references, no copy) and a hash
@@ -121,12 +123,15 @@ public final class SingleFlightMiddleware: Middleware {
                     result = .failure(error)
                 }
                 flights.withLock { Self.leave(&$0[slot], led) }
-                led.finish(result)
-                return try result.get()
+                return try led.finish(result).get()
             case .joins(let joined):
                 flight = joined
             }
             let result = try await flight.wait()
+            // The caller that made the call goes on first, with whatever its answer resumed
+            // (a screen whose parts are all in): each waiter's own work with the answer queues
+            // behind that, not ahead of it.
+            await Task.yield()
             if case .failure(let error) = result, Self.isCancellation(error) {
                 continue
             }
