@@ -154,6 +154,12 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     /// aside for the next turn, which starts with them: what arrived on the descriptors
     /// meanwhile is read first. So a burst of work (one upstream answer resuming many requests)
     /// does not keep the requests that arrive during it waiting for all of it.
+    ///
+    /// Before the handlers of ready descriptors run, the jobs still queued join those set aside,
+    /// so a handler's own run takes only what the handler started (a new request's task and the
+    /// upstream calls it makes), and a turn fires its due timers (the writes of those calls)
+    /// before it goes on with the backlog. What a ready descriptor starts thus waits for at most
+    /// a slice of the backlog, never for all of it.
     public func runQueuedJobs() {
         runQueuedJobs(startingWithSetAside: false, timeSliced: true)
     }
@@ -221,6 +227,18 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
             }
             jobs.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Moves the queued jobs behind those set aside, so the handlers about to run take only
+    /// the jobs they queue themselves in their own runs (loop thread only).
+    private func setAsideQueuedJobs() {
+        guard !runningJobs else { return }
+        var jobs: [UnownedJob] = []
+        swap(&jobs, &takenJobs)
+        queue.withLock { queue in swap(&queue.jobs, &jobs) }
+        setAsideJobs.append(contentsOf: jobs)
+        jobs.removeAll(keepingCapacity: true)
+        swap(&jobs, &takenJobs)
     }
 
     // MARK: IOEventLoop
@@ -351,8 +369,10 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while !stopRequested.load(ordering: .relaxed) {
-            runQueuedJobs(startingWithSetAside: true, timeSliced: true)
+            // Due timers first: one due now was set by the last turn's handlers, to send what
+            // they started, which should not wait for a slice of the backlog.
             if let earliestDeadline, case let now = clock.now, earliestDeadline <= now { runDueTimers(now: now) }
+            runQueuedJobs(startingWithSetAside: true, timeSliced: true)
             if !turnEndWork.isEmpty { runTurnEndWork() }
             let timeout: Duration
             if firstSetAside < setAsideJobs.count || queue.withLock({ !$0.isEmpty }) || !turnEndWork.isEmpty {
@@ -364,6 +384,7 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
                 timeout = Self.timeout(from: clock.now, to: earliestDeadline)
             }
             let count = wait(timeout: timeout, into: &events)
+            if count > 0 { setAsideQueuedJobs() }
             for index in 0..<max(0, Int(count)) {
                 let fd = events[index].data.fd
                 if fd == wakeFD {

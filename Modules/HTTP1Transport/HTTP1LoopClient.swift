@@ -84,8 +84,9 @@ final class HTTP1LoopClient: IOEventLoopMember, @unchecked Sendable {
         armDeadlineTimer(at: exchange.deadline)
         if let connection = takeIdle(exchange.target.origin) {
             attach(exchange, to: connection)
-            // Sent at the end of this turn, with every other request its handlers submitted in
-            // it: an upstream on the same core then wakes once for the batch.
+            // Sent when the loop next fires its timers (before it goes on with queued work), with
+            // every other request submitted meanwhile: an upstream on the same core then wakes
+            // once for the batch.
             pendingWrites.append(connection)
             if !flushScheduled {
                 flushScheduled = true
