@@ -28,9 +28,9 @@ extension SandboxUpstreams {
         public var threadCount: Int
         /// The loops every upstream's server (and the Redis client) runs on, owned by the caller,
         /// who stops them after ``SandboxUpstreams/shutdown(gracePeriod:)``; `nil` (the default)
-        /// makes ``threadCount`` loops of the sandbox's own at start. A process that runs the
-        /// sandbox beside its own servers hands its loops in, so an upstream call from one of its
-        /// handlers is answered on the same thread.
+        /// makes ``threadCount`` loops of the sandbox's own at start. On a caller's loops, an
+        /// upstream call from one of its handlers is answered on the same thread, but after the
+        /// work already queued there; `swiftyd` gives the sandbox a loop of its own.
         public var eventLoops: EventLoopGroup? = nil
         /// Where the upstreams log (refused signatures at `notice`, every answer at `debug`).
         public var logger: Logger

@@ -11,13 +11,25 @@ struct DaemonThreadsTests {
         let daemon = try await DaemonProcess.start(launcher: ["/usr/bin/taskset", "-c", String(cpu)])
         let ready = try #require(daemon.log.split(separator: "\n").first { $0.contains("\"msg\":\"ready\"") })
         #expect(ready.contains("\"threads\":\"1\""), "ready line: \(ready)")
-        // The pinned daemon and its in-process sandbox upstreams serve as usual.
+        // The pinned daemon and its in-process sandbox upstreams serve as usual, the upstreams
+        // on a loop of their own.
         let app = AppClient(baseURL: daemon.baseURL)
         for _ in 0..<10 {
             #expect(try await app.get("/v1/home").status == 200)
         }
+        let threads = Self.threadNames(of: daemon.pid)
+        #expect(threads.filter { $0.hasPrefix("sandbox-") } == ["sandbox-0"], "threads: \(threads)")
         daemon.signal(SIGTERM)
         #expect(await daemon.waitForExit(limit: .seconds(20)) == 0)
+    }
+
+    /// The names of a process's threads, from `/proc`.
+    private static func threadNames(of pid: Int32) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     @Test func unpinnedTheDaemonRunsOneNetworkThreadPerAllowedCPU() async throws {

@@ -95,14 +95,15 @@ public final class Daemon: Sendable {
             )
             try await services.start(HTTPServerService(name: "admin server", server: adminServer))
 
-            // One group of loops for the app server, the transports its handlers call and, in
-            // sandbox mode, the upstreams they call: a call is answered on its handler's thread.
+            // One group of loops for the app server and the transports its handlers call: an
+            // upstream call stays on its handler's thread. Sandbox upstreams run on a loop of
+            // their own (``SandboxRuntime``), as remote upstreams would.
             let eventLoops = try EventLoopGroup(
                 loopCount: configuration.threads ?? EventLoopGroup.defaultLoopCount, name: "http")
             try await services.start(EventLoopGroupService(eventLoops: eventLoops))
             var sandbox: SandboxRuntime?
             if configuration.mode == .sandbox {
-                let runtime = SandboxRuntime(configuration: configuration, eventLoops: eventLoops, logger: logger)
+                let runtime = SandboxRuntime(configuration: configuration, logger: logger)
                 try await services.start(runtime)
                 sandbox = runtime
             }

@@ -1,19 +1,22 @@
 public import AppLifecycle
 import AppLogging
-import EventLoops
 public import SandboxUpstreams
 import ServiceCore
 import Synchronization
 
 /// The sandbox upstreams as the daemon runs them in sandbox mode: started in process on
-/// loopback with freshly generated keys, one per module; a part of the daemon's
-/// ``ServiceGroup`` that starts before the transports and stops after them.
+/// loopback with freshly generated keys, one per module, on an event loop of their own; a part
+/// of the daemon's ``ServiceGroup`` that starts before the transports and stops after them.
+///
+/// Their own loop (one thread) makes them behave as remote upstreams do: a call the daemon sends
+/// is read at once, not after the rest of the work queued on the daemon's loop (a burst of
+/// screens that one shared answer resumed), and their answers never hold the daemon's requests
+/// up either.
 public final class SandboxRuntime: LifecycleService {
     /// The part's name in logs and errors.
     public let name = "sandbox upstreams"
 
     private let configuration: DaemonConfiguration
-    private let eventLoops: EventLoopGroup
     private let logger: Logger
     private let running = Mutex<SandboxUpstreams?>(nil)
 
@@ -25,20 +28,19 @@ public final class SandboxRuntime: LifecycleService {
         return upstreams
     }
 
-    init(configuration: DaemonConfiguration, eventLoops: EventLoopGroup, logger: Logger) {
+    init(configuration: DaemonConfiguration, logger: Logger) {
         self.configuration = configuration
-        self.eventLoops = eventLoops
         self.logger = logger
     }
 
-    /// Generates keys and starts the upstreams on ephemeral loopback ports, on the daemon's
-    /// loops: the user, feed and payment ones, and a scripted one for every other registered
-    /// module.
+    /// Generates keys and starts the upstreams on ephemeral loopback ports, on their own loop:
+    /// the user, feed and payment ones, and a scripted one for every other registered module.
     public func start() async throws {
         var settings = SandboxUpstreams.Configuration()
         settings.host = "127.0.0.1"
         settings.logger = logger
-        settings.eventLoops = eventLoops
+        // One thread: the sandbox's work is small beside the daemon's.
+        settings.threadCount = 1
         let faults = Self.faults(configuration.sandbox)
         for service in SandboxService.allCases { settings.faults[service] = faults }
         let upstreams = try await SandboxUpstreams.start(
