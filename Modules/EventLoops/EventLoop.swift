@@ -230,15 +230,15 @@ public final class EventLoop: TaskExecutor, IOEventLoop, @unchecked Sendable {
     }
 
     /// Moves the queued jobs behind those set aside, so the handlers about to run take only
-    /// the jobs they queue themselves in their own runs (loop thread only).
+    /// the jobs they queue themselves in their own runs (loop thread, between runs).
     private func setAsideQueuedJobs() {
-        guard !runningJobs else { return }
-        var jobs: [UnownedJob] = []
-        swap(&jobs, &takenJobs)
-        queue.withLock { queue in swap(&queue.jobs, &jobs) }
-        setAsideJobs.append(contentsOf: jobs)
-        jobs.removeAll(keepingCapacity: true)
-        swap(&jobs, &takenJobs)
+        // The jobs already run leave the list first: under a backlog that never drains, it
+        // would otherwise keep every job set aside since it was last empty.
+        setAsideJobs.removeSubrange(..<firstSetAside)
+        firstSetAside = 0
+        queue.withLock { queue in swap(&queue.jobs, &takenJobs) }
+        setAsideJobs.append(contentsOf: takenJobs)
+        takenJobs.removeAll(keepingCapacity: true)
     }
 
     // MARK: IOEventLoop
