@@ -54,12 +54,13 @@ enum HTTP1ResponseParser {
             // http-parser takes a status of one or two digits; HTTP's has three (RFC 9112 §4).
             guard status >= 100 else { return -1 }
             connection.status = status
-            // An interim answer (100 Continue, 103 Early Hints) has no body; the final one follows.
+            // An interim answer (100 Continue, 103 Early Hints) is dropped; the final one follows.
             connection.interim = status >= 100 && status < 200 && status != 101
-            // 1: no body follows, whatever the fields say: the answer to HEAD, and a 204 or 304
-            // (RFC 9112 §6.3; http-parser would read a body a `Content-Length` announces).
-            if connection.interim { return 0 }
-            return connection.exchange?.method == .head || status == 204 || status == 304 ? 1 : 0
+            // 1: no body follows, whatever the fields say: an interim answer, the answer to HEAD,
+            // and a 204 or 304 (RFC 9112 §6.3; http-parser would read a body a `Content-Length`
+            // announces).
+            let bodiless = connection.interim || status == 204 || status == 304
+            return bodiless || connection.exchange?.method == .head ? 1 : 0
         }
         value.on_body = { parser, at, length in
             let connection = HTTP1ResponseParser.connection(parser)

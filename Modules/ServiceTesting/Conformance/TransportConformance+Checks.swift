@@ -188,6 +188,8 @@ extension TransportConformance {
         let script: [ScriptedSocketServer.Step] = [
             .readRequest,
             .send("HTTP/1.1 100 Continue\r\n\r\n"),
+            // RFC 9112 §6.3: an interim answer ends with its head, whatever its fields announce.
+            .send("HTTP/1.1 100 Continue\r\nContent-Length: 4\r\n\r\n"),
             .send("HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"),
             .send("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Final: yes\r\nConnection: close\r\n\r\nfinal"),
             .close,
