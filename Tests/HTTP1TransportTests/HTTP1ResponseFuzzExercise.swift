@@ -12,9 +12,10 @@ import Synchronization
 /// or `HEAD`), written in pieces of 1 to 64 bytes cut at points derived from the input, then
 /// closes. The transport must return within its timeout with an answer or a `TransportError`;
 /// an answer must have a final status, field values without line breaks, a body within the
-/// limit (none for `HEAD`), and, when the answer's head is plain (one status line, fields of
-/// token names and visible values, one `Content-Length` or none and no `Transfer-Encoding`), the
-/// status and exactly the body that head frames. A difference is a
+/// limit (none for `HEAD`). When the answer is plain (interim heads, then a final head, each one
+/// status line and fields of token names and visible values, one `Content-Length` or none and no
+/// `Transfer-Encoding`) and within the limits, the transport must return it, with the final
+/// head's status and exactly the body that head frames. A difference is a
 /// `HTTP1ResponseFuzzExercise.Violation`.
 ///
 /// The same file is compiled into the libFuzzer binary (Tools/fuzz/run) and into the test target.
@@ -30,6 +31,8 @@ enum HTTP1ResponseFuzzExercise {
 
     /// The largest body the transport takes here, so inputs reach the limit.
     static let bodyLimit = 1024
+    /// The largest head the transport takes here (the transport counts fewer bytes of it).
+    static let headLimit = 2048
 
     /// The bytes the server answers with, for the current input.
     private static let answer = Mutex<[UInt8]>([])
@@ -48,7 +51,7 @@ enum HTTP1ResponseFuzzExercise {
     static let transport = HTTP1Transport(
         configuration: .init(
             defaultTimeout: .seconds(5), connectTimeout: .seconds(5), maxIdleConnectionsPerHost: 0,
-            maxResponseBodySize: bodyLimit, maxResponseHeadSize: 2048),
+            maxResponseBodySize: bodyLimit, maxResponseHeadSize: headLimit),
         eventLoops: loops, fallback: Refusing())
 
     /// The fallback: every request must take the fast path.
@@ -81,6 +84,9 @@ enum HTTP1ResponseFuzzExercise {
             guard error is TransportError else {
                 throw Violation(message: "an error that is not a TransportError: \(error)", answer: bytes)
             }
+            if let plain = PlainAnswer(bytes), plain.isWithinLimits(head: head) {
+                throw Violation(message: "a plain answer within the limits failed: \(error)", answer: bytes)
+            }
         case .success(let response):
             try check(response, answer: bytes, head: head)
         }
@@ -107,17 +113,8 @@ enum HTTP1ResponseFuzzExercise {
         guard response.status == plain.status else {
             throw Violation(message: "status \(response.status), the head says \(plain.status)", answer: answer)
         }
-        let expected: ArraySlice<UInt8>
-        if head || plain.status == 204 || plain.status == 304 || plain.status == 101 {
-            expected = []
-        } else if let length = plain.contentLength {
-            guard plain.rest.count >= length else {
-                throw Violation(
-                    message: "an answer returned although its body is shorter than announced", answer: answer)
-            }
-            expected = plain.rest.prefix(length)
-        } else {
-            expected = plain.rest
+        guard let expected = plain.body(head: head) else {
+            throw Violation(message: "an answer returned although its body is shorter than announced", answer: answer)
         }
         guard response.body.elementsEqual(expected) else {
             throw Violation(
@@ -125,27 +122,75 @@ enum HTTP1ResponseFuzzExercise {
         }
     }
 
-    /// An answer whose framing is beyond doubt, read here apart from http-parser.
+    /// An answer whose framing is beyond doubt, read here apart from http-parser: interim heads
+    /// (1xx but 101, HTTP/1.1, no `Connection` field), which end at their blank line whatever
+    /// their fields say (RFC 9112 §6.3), then the final head and what follows it.
     struct PlainAnswer {
         var status: Int
         var contentLength: Int?
+        /// The bytes after the final head.
         var rest: ArraySlice<UInt8>
+        /// The bytes up to the end of the final head, interim heads included.
+        var headsSize: Int
 
         init?(_ bytes: [UInt8]) {
+            var start = 0
+            // Each interim head takes at least 16 bytes, so the loop ends.
+            while true {
+                guard let head = Head(bytes, from: start) else { return nil }
+                if (100...199).contains(head.status) {
+                    guard head.status != 101, head.isHTTP11, !head.hasConnection else { return nil }
+                    start = head.end
+                    continue
+                }
+                guard (200...599).contains(head.status) else { return nil }
+                status = head.status
+                contentLength = head.contentLength
+                rest = bytes[head.end...]
+                headsSize = head.end
+                return
+            }
+        }
+
+        /// The body the final head frames (none for the answer to `HEAD`, a 204 or a 304), or
+        /// `nil` when fewer bytes follow than it announces.
+        func body(head: Bool) -> ArraySlice<UInt8>? {
+            if head || status == 204 || status == 304 { return [] }
+            guard let contentLength else { return rest }
+            return rest.count >= contentLength ? rest.prefix(contentLength) : nil
+        }
+
+        /// Whether the transport must take the answer: its heads and body within the limits,
+        /// and the body complete.
+        func isWithinLimits(head: Bool) -> Bool {
+            guard headsSize <= headLimit, let body = body(head: head) else { return false }
+            return body.count <= bodyLimit
+        }
+    }
+
+    /// One plain head: a status line and fields, up to its blank line.
+    struct Head {
+        var status: Int
+        var contentLength: Int?
+        var isHTTP11: Bool
+        /// Whether a `Connection` field is present (`close` ends an interim answer's connection).
+        var hasConnection = false
+        /// Where the bytes after the blank line start.
+        var end: Int
+
+        init?(_ bytes: [UInt8], from start: Int) {
             let end: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
-            guard
-                let headEnd = (0...max(0, bytes.count - 4)).first(where: {
-                    bytes.count >= 4 && bytes[$0..<$0 + 4].elementsEqual(end)
-                })
+            guard bytes.count - start >= 4,
+                let headEnd = (start...bytes.count - 4).first(where: { bytes[$0..<$0 + 4].elementsEqual(end) })
             else { return nil }
-            let text = String(decoding: bytes[..<headEnd], as: UTF8.self)
+            let text = String(decoding: bytes[start..<headEnd], as: UTF8.self)
             var lines = text.components(separatedBy: "\r\n")
             let statusLine = lines.removeFirst()
             let statusBytes = Array(statusLine.utf8)
             guard statusBytes.count >= 12, statusLine.hasPrefix("HTTP/1.1 ") || statusLine.hasPrefix("HTTP/1.0 "),
                 statusBytes[12...].allSatisfy({ $0 == 0x09 || (0x20...0x7E).contains($0) }),
                 statusBytes.count == 12 || statusBytes[12] == 0x20,
-                let status = Int(String(decoding: statusBytes[9..<12], as: UTF8.self)), (200...599).contains(status)
+                let status = Int(String(decoding: statusBytes[9..<12], as: UTF8.self)), (100...599).contains(status)
             else { return nil }
             var lengths: [Int] = []
             for line in lines {
@@ -156,6 +201,7 @@ enum HTTP1ResponseFuzzExercise {
                 guard !name.isEmpty, name.allSatisfy({ tokenCharacters.contains($0) }),
                     value.utf8.allSatisfy({ $0 == 0x09 || (0x20...0x7E).contains($0) }), name != "transfer-encoding"
                 else { return nil }
+                if name == "connection" { hasConnection = true }
                 if name == "content-length" {
                     guard value.utf8.count <= 9, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
                         let length = Int(value)
@@ -166,7 +212,8 @@ enum HTTP1ResponseFuzzExercise {
             guard lengths.count <= 1 else { return nil }
             self.status = status
             self.contentLength = lengths.first
-            self.rest = bytes[(headEnd + 4)...]
+            self.isHTTP11 = statusLine.hasPrefix("HTTP/1.1 ")
+            self.end = headEnd + 4
         }
     }
 
