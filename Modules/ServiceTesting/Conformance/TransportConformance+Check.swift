@@ -17,7 +17,8 @@ extension TransportConformance {
         case repeatedResponseHeaders
         /// Status codes 2xx to 5xx are returned as responses, not errors; redirects are not followed.
         case statusCodes
-        /// Interim `100` and `103` answers before the final one are skipped (raw socket server).
+        /// Interim `100` and `103` answers before the final one are skipped, one with a
+        /// `Content-Length` included (an interim answer has no body; raw socket server).
         case interimResponses
         /// Empty request and response bodies, 204 included.
         case emptyBodies
