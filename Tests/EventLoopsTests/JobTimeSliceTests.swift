@@ -47,6 +47,17 @@ struct JobTimeSliceTests {
         try await body(fds[0])
     }
 
+    /// Watches `readEnd` on `loop` (from its thread) for one readable event: reads the byte,
+    /// stops watching, then runs `handler`. `false` when the loop refused the descriptor.
+    private static func watchOnce(_ readEnd: Int32, on loop: EventLoop, _ handler: @escaping () -> Void) -> Bool {
+        loop.watch(readEnd, for: .readable) { _ in
+            var byte: UInt8 = 0
+            _ = read(readEnd, &byte, 1)
+            loop.unwatch(readEnd)
+            handler()
+        }
+    }
+
     @Test func aReadyDescriptorIsReadBeforeALongBurstEndsAndTheBurstStillRunsOnTheLoop() async throws {
         try await Self.withReadablePipe { readEnd in try await burstAroundADescriptor(readEnd) }
     }
@@ -57,10 +68,7 @@ struct JobTimeSliceTests {
         let counts = Counts()
         let finishedWhenRead = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
             let accepted = loop.execute {
-                let watching = loop.watch(readEnd, for: .readable) { _ in
-                    var byte: UInt8 = 0
-                    _ = read(readEnd, &byte, 1)
-                    loop.unwatch(readEnd)
+                let watching = Self.watchOnce(readEnd, on: loop) {
                     continuation.resume(returning: counts.finished.load(ordering: .relaxed))
                 }
                 guard watching else { return continuation.resume(returning: -1) }
@@ -96,10 +104,7 @@ struct JobTimeSliceTests {
         let loop = group.loops[0]
         let log = Log()
         let accepted = loop.execute {
-            let watching = loop.watch(readEnd, for: .readable) { _ in
-                var byte: UInt8 = 0
-                _ = read(readEnd, &byte, 1)
-                loop.unwatch(readEnd)
+            let watching = Self.watchOnce(readEnd, on: loop) {
                 log.add("handler")
                 _ = loop.schedule(at: .now) { log.add("timer") }
                 Task(executorPreference: loop) { log.add("task") }
