@@ -131,7 +131,7 @@ enum HTTP1ResponseFuzzExercise {
         /// The bytes after the final head.
         var rest: ArraySlice<UInt8>
         /// The bytes up to the end of the final head, interim heads included.
-        var headsSize: Int
+        var headsSize: Int { rest.startIndex }
 
         init?(_ bytes: [UInt8]) {
             var start = 0
@@ -147,7 +147,6 @@ enum HTTP1ResponseFuzzExercise {
                 status = head.status
                 contentLength = head.contentLength
                 rest = bytes[head.end...]
-                headsSize = head.end
                 return
             }
         }
