@@ -57,7 +57,7 @@ struct AppRouter {
                 var response: ServerResponse
                 if metrics.inFlight.wrappingAdd(1, ordering: .relaxed).newValue > maxInFlight {
                     metrics.inFlight.subtract(1, ordering: .relaxed)
-                    metrics.shed.increment([])
+                    metrics.shed.increment(LabelValues())
                     trace.matched("shed")
                     response = AppProblem.shed(limit: maxInFlight).response
                 } else {
@@ -84,7 +84,7 @@ struct AppRouter {
         let accessLog = self.accessLog
         let accessLogBatch = self.accessLogBatch
         return { refused in
-            metrics.refusals.increment([refused.reason])
+            metrics.refusals.increment(LabelValues(refused.reason))
             let seconds =
                 Double(refused.duration.components.seconds) + Double(refused.duration.components.attoseconds) / 1e18
             var line = AccessLogLine(
@@ -122,8 +122,8 @@ struct AppRouter {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let status = String(response.status)
-        metrics.requests.increment([route, Self.methodLabel(request.method), status])
-        metrics.requestDuration.observe([route], seconds)
+        metrics.requests.increment(LabelValues(route, Self.methodLabel(request.method), status))
+        metrics.requestDuration.observe(LabelValues(route), seconds)
         var line = AccessLogLine(
             requestID: trace.requestID, method: request.method, route: route, status: status,
             durationMilliseconds: Self.milliseconds(seconds), upstream: trace.recorded

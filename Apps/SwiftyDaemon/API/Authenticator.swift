@@ -17,10 +17,6 @@ struct Authenticator: Sendable {
     /// Counts cache hits and misses (`swiftyd_token_cache_lookups_total`); none when `nil`.
     var metrics: Metrics? = nil
 
-    // Built once: a label array per request would be an allocation per request.
-    private static let hitLabels = ["hit"]
-    private static let missLabels = ["miss"]
-
     /// The authenticated user's id, or the problem to answer.
     func authenticate(_ request: ServerRequest) async -> Result<String, AppProblemResponse> {
         guard let header = request.headers["authorization"] else {
@@ -32,7 +28,7 @@ struct Authenticator: Sendable {
         }
         let now = Date()
         let cached = await cache.lookup(token, now: now)
-        metrics?.tokenCacheLookups.increment(cached == nil ? Self.missLabels : Self.hitLabels)
+        metrics?.tokenCacheLookups.increment(LabelValues(cached == nil ? "miss" : "hit"))
         if let cached {
             guard let user = cached.userID else {
                 return .failure(.unauthorized("The bearer token is not active.", error: "invalid_token"))

@@ -80,7 +80,7 @@ actor ConfigurationReloader {
             // Checked above: the rates are in 0-1 and the latency in range.
             try? sandbox.upstreams.setFaults(SandboxRuntime.faults(configuration.sandbox))
         }
-        metrics.configReloads.increment(["success"])
+        metrics.configReloads.increment(LabelValues("success"))
         metrics.configurationLoaded()
         logger.notice("configuration reloaded", metadata: ["generation": .string(String(next.number))])
         return .applied(generation: next.number)
@@ -89,7 +89,7 @@ actor ConfigurationReloader {
     private func kept(_ problem: String) -> ReloadOutcome {
         // One line in the log and in systemd's STATUS=.
         let problem = problem.replacingOccurrences(of: "\n", with: "; ")
-        metrics.configReloads.increment(["failure"])
+        metrics.configReloads.increment(LabelValues("failure"))
         logger.error(
             "configuration reload failed, running configuration kept",
             metadata: ["problem": .string(problem), "generation": .string(String(loaded))])

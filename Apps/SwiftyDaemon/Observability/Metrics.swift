@@ -3,8 +3,8 @@ public import Synchronization
 
 /// The daemon's metrics, rendered in the Prometheus text format 0.0.4 at `/metrics`.
 ///
-/// Families are declared once; each observation takes one short lock. Label values are
-/// escaped as the format requires.
+/// Families are declared once. An observation takes no lock: it finds its series without one
+/// (``SeriesRegistry``) and adds to atomics. Label values are escaped as the format requires.
 public final class Metrics: Sendable {
     /// Upper bounds (seconds) of the latency histogram buckets.
     public static let latencyBuckets: [Double] = [
@@ -111,8 +111,8 @@ public final class Metrics: Sendable {
     /// Creates empty metrics.
     public init() {
         // Both reload series exist from the start, so a rate over them is defined at once.
-        configReloads.increment(["success"], by: 0)
-        configReloads.increment(["failure"], by: 0)
+        configReloads.increment(LabelValues("success"), by: 0)
+        configReloads.increment(LabelValues("failure"), by: 0)
     }
 
     /// Every family in the text format 0.0.4.
@@ -218,130 +218,5 @@ public final class Metrics: Sendable {
                     name + PrometheusText.labels(["transport", "reason"], [source.transport, reason]) + " \(count)\n"
             }
         }
-    }
-}
-
-/// A counter with labels.
-public final class CounterFamily: Sendable {
-    let name: String
-    let help: String
-    let labels: [String]
-    private let values = Mutex<[[String]: Double]>([:])
-
-    init(name: String, help: String, labels: [String]) {
-        self.name = name
-        self.help = help
-        self.labels = labels
-    }
-
-    /// Adds `amount` (1 by default) to the series with these label values (in declaration order).
-    public func increment(_ labelValues: [String], by amount: Double = 1) {
-        values.withLock { $0[labelValues, default: 0] += amount }
-    }
-
-    /// The current value of one series.
-    public func value(_ labelValues: [String]) -> Double {
-        values.withLock { $0[labelValues] ?? 0 }
-    }
-
-    func render(into text: inout String) {
-        text += "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
-        for (labelValues, value) in values.withLock({ $0 }).sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            text += name + PrometheusText.labels(labels, labelValues) + " " + PrometheusText.number(value) + "\n"
-        }
-    }
-}
-
-/// A histogram with labels.
-public final class HistogramFamily: Sendable {
-    struct Series {
-        var buckets: [UInt64]
-        var sum: Double = 0
-        var count: UInt64 = 0
-
-        mutating func record(_ bucket: Int, _ seconds: Double) {
-            buckets[bucket] += 1
-            sum += seconds
-            count += 1
-        }
-    }
-
-    let name: String
-    let help: String
-    let labels: [String]
-    let bounds: [Double]
-    private let series = Mutex<[[String]: Series]>([:])
-
-    init(name: String, help: String, labels: [String], buckets: [Double]) {
-        self.name = name
-        self.help = help
-        self.labels = labels
-        self.bounds = buckets
-    }
-
-    /// Records one observation, in seconds.
-    public func observe(_ labelValues: [String], _ seconds: Double) {
-        let index = bounds.firstIndex { seconds <= $0 } ?? bounds.count
-        let slots = bounds.count + 1
-        series.withLock { all in
-            // In place: no copy of the bucket array per observation.
-            all[labelValues, default: Series(buckets: Array(repeating: 0, count: slots))].record(index, seconds)
-        }
-    }
-
-    /// How many observations one series has.
-    public func count(_ labelValues: [String]) -> UInt64 {
-        series.withLock { $0[labelValues]?.count ?? 0 }
-    }
-
-    func render(into text: inout String) {
-        text += "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
-        let snapshot = series.withLock { $0 }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        for (labelValues, entry) in snapshot {
-            var cumulative: UInt64 = 0
-            for (index, bound) in bounds.enumerated() {
-                cumulative += entry.buckets[index]
-                text +=
-                    name + "_bucket"
-                    + PrometheusText.labels(labels + ["le"], labelValues + [PrometheusText.number(bound)])
-                    + " \(cumulative)\n"
-            }
-            text +=
-                name + "_bucket" + PrometheusText.labels(labels + ["le"], labelValues + ["+Inf"])
-                + " \(entry.count)\n"
-            text +=
-                name + "_sum" + PrometheusText.labels(labels, labelValues) + " " + PrometheusText.number(entry.sum)
-                + "\n"
-            text += name + "_count" + PrometheusText.labels(labels, labelValues) + " \(entry.count)\n"
-        }
-    }
-}
-
-/// Formatting rules of the Prometheus text format 0.0.4.
-enum PrometheusText {
-    /// `{a="x",b="y"}`, with `\`, `"` and newlines escaped in values; empty for no labels.
-    static func labels(_ names: [String], _ values: [String]) -> String {
-        guard !names.isEmpty else { return "" }
-        let pairs = zip(names, values).map { name, value in
-            var escaped = ""
-            for character in value {
-                switch character {
-                case "\\": escaped += "\\\\"
-                case "\"": escaped += "\\\""
-                case "\n": escaped += "\\n"
-                default: escaped.append(character)
-                }
-            }
-            return "\(name)=\"\(escaped)\""
-        }
-        return "{" + pairs.joined(separator: ",") + "}"
-    }
-
-    /// A sample value: integers without a fraction, others in Go's float style.
-    static func number(_ value: Double) -> String {
-        if value.isNaN { return "NaN" }
-        if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
     }
 }

@@ -14,11 +14,11 @@ struct UpstreamAttemptRecorder: Middleware {
         do {
             let response = try await next(request, context)
             if let kind = UpstreamFailureKind(status: response.status) {
-                metrics.upstreamErrors.increment([context.module, kind.rawValue])
+                metrics.upstreamErrors.increment(LabelValues(context.module, kind.rawValue))
             }
             return response
         } catch {
-            metrics.upstreamErrors.increment([context.module, UpstreamFailureKind(error).rawValue])
+            metrics.upstreamErrors.increment(LabelValues(context.module, UpstreamFailureKind(error).rawValue))
             throw error
         }
     }

@@ -23,10 +23,11 @@ struct UpstreamCallRecorder: Middleware {
             let elapsed = clock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let attempts = context.attempts?.value ?? 0
-            metrics.upstreamCalls.increment([context.module, context.operation, outcome])
-            metrics.upstreamDuration.observe([context.module], seconds)
-            if attempts > 0 { metrics.upstreamAttempts.increment([context.module], by: Double(attempts)) }
-            if attempts > 1 { metrics.upstreamRetries.increment([context.module], by: Double(attempts - 1)) }
+            let module = LabelValues(context.module)
+            metrics.upstreamCalls.increment(LabelValues(context.module, context.operation, outcome))
+            metrics.upstreamDuration.observe(module, seconds)
+            if attempts > 0 { metrics.upstreamAttempts.increment(module, by: UInt64(attempts)) }
+            if attempts > 1 { metrics.upstreamRetries.increment(module, by: UInt64(attempts - 1)) }
             RequestTrace.current?.record(
                 .init(
                     module: context.module,
@@ -44,7 +45,7 @@ struct UpstreamCallRecorder: Middleware {
         } catch {
             let kind = UpstreamFailureKind(error)
             outcome = kind.rawValue
-            if kind.isRefusal { metrics.upstreamErrors.increment([context.module, kind.rawValue]) }
+            if kind.isRefusal { metrics.upstreamErrors.increment(LabelValues(context.module, kind.rawValue)) }
             throw error
         }
     }

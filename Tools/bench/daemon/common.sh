@@ -181,6 +181,22 @@ run_wrk() {
         -H "Authorization: Bearer $TOKEN" "$url" >"$out"
 }
 
+# N sequential requests to URL on one keep-alive connection (with the bearer token unless
+# AUTH=0); fails unless every one answered STATUS.
+send_sequential() {
+    local n=$1 url=$2 status=$3 ok
+    local -a auth=(-H "Authorization: Bearer $TOKEN")
+    [ "${AUTH:-1}" = 1 ] || auth=()
+    : >"$WORK/urls.cfg"
+    for _ in $(seq 1 "$n"); do echo "url = \"$url\"" >>"$WORK/urls.cfg"; done
+    timeout 600 curl -sS --config "$WORK/urls.cfg" "${auth[@]}" -w '%{stderr}%{http_code}\n' >/dev/null 2>"$WORK/codes"
+    ok=$(grep -c "^$status\$" "$WORK/codes" || true)
+    [ "$ok" = "$n" ] || { echo "only $ok of $n requests answered $status: $(sort "$WORK/codes" | uniq -c)" >&2; exit 1; }
+}
+
+# The path of the shared library whose name starts with NAME that BINARY loads: library BINARY NAME.
+library() { ldd "$1" | awk -v name="$2" 'index($1, name) == 1 { print $3; exit }'; }
+
 machine() {
     echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), kernel $(uname -r)"
     echo "load average at $1: $(cut -d' ' -f1-3 /proc/loadavg)"

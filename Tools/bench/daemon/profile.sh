@@ -69,7 +69,6 @@ remove_probes() {
 }
 trap 'remove_probes; cleanup' EXIT
 
-library() { ldd "$1" | awk -v name="$2" 'index($1, name) == 1 { print $3; exit }'; }
 # The release build links the Swift runtime in (docs/deployment.md#building): its functions are
 # then the executable's own.
 swift_runtime() {

@@ -114,23 +114,12 @@ timed_sequential() {
 # The P-th percentile (0-100) of the numbers on standard input.
 percentile() { sort -g | awk -v p="$1" '{ a[NR] = $1 } END { i = int((NR - 1) * p / 100) + 1; print a[i] }'; }
 
-# N sequential requests on one keep-alive connection; fails unless all answered 200.
-send_sequential() {
-    local n=$1 url=$2 ok
-    : >"$WORK/urls.cfg"
-    for _ in $(seq 1 "$n"); do echo "url = \"$url\"" >>"$WORK/urls.cfg"; done
-    timeout 600 curl -sS --config "$WORK/urls.cfg" -H "Authorization: Bearer $TOKEN" \
-        -w '%{stderr}%{http_code}\n' >/dev/null 2>"$WORK/codes"
-    ok=$(grep -c '^200$' "$WORK/codes" || true)
-    [ "$ok" = "$n" ] || { echo "only $ok of $n requests answered 200: $(sort "$WORK/codes" | uniq -c)" >&2; exit 1; }
-}
-
 # The instructions counted in one run of VARIANT answering N requests (the daemon drains and
 # exits on SIGTERM, and the counter writes its total then: wait up to a minute for it).
 instructions() {
     local variant=$1 n=$2 out="$WORK/cg-$1-$2.out"
     CG_OUT=$out start_variant "$variant" "cg-$variant-$n"
-    send_sequential "$n" "$D_APP/v1/users/bob"
+    send_sequential "$n" "$D_APP/v1/users/bob" 200
     kill -TERM "$D_PID" 2>/dev/null || true
     for _ in $(seq 1 600); do kill -0 "$D_PID" 2>/dev/null || break; sleep 0.1; done
     stop "$D_PID"
