@@ -31,8 +31,8 @@ struct MetricsTests {
     @Test func countsFromManyThreadsAddUpExactly() {
         let metrics = Metrics()
         let routes = (0..<8).map { "/v1/route/\($0)" }
-        // Four threads at once, each through every series, so series are created and found
-        // concurrently.
+        // Four workers on the machine's cores at once, each through every series, so series are
+        // created and found concurrently.
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for round in 0..<5_000 {
                 let route = routes[round % routes.count]

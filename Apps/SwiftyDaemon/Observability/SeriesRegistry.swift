@@ -18,15 +18,16 @@ final class SeriesRegistry: Sendable {
         }
     }
 
-    /// Slots in the index; a power of two.
-    private static var slotCount: Int { 1024 }
+    /// The index's slots (a power of two of them), each empty or an unretained reference:
+    /// `entries` holds every entry for the registry's life, and none is ever removed.
+    /// (`AtomicLazyReference` would retain, but its reads are not inlined and cost a metadata
+    /// lookup each.)
+    private typealias Slots = InlineArray<1024, Atomic<Unmanaged<Entry>?>>
+    private static var slotCount: Int { Slots.count }
     /// How many slots a lookup reads at most.
     private static var maxProbes: Int { 16 }
 
-    /// Unretained references: `entries` holds every entry for the registry's life, and none is
-    /// ever removed. (`AtomicLazyReference` would retain, but its reads are not inlined and cost
-    /// a metadata lookup each.)
-    private let index: InlineArray<1024, Atomic<Unmanaged<Entry>?>>
+    private let index: Slots
     private let entries = Mutex<[LabelValues: Entry]>([:])
     private let arity: Int
 
