@@ -30,8 +30,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public init(_ pairs: [(String, String)]) { fields = pairs.map { Field(name: $0.0, value: $0.1) } }
 
     /// Creates a list from a literal, in source order.
+    ///
+    /// A literal with fields is mostly a message's first ones: the list keeps room for two more,
+    /// so the fields added on the way out (a request id, a challenge) do not reallocate it. An
+    /// empty literal allocates nothing.
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { Field(name: $0.0, value: $0.1) }
+        fields = []
+        guard !elements.isEmpty else { return }
+        fields.reserveCapacity(elements.count + 2)
+        for (name, value) in elements { fields.append(Field(name: name, value: value)) }
     }
 
     /// The number of fields.

@@ -11,6 +11,20 @@ struct HTTPHeadersTests {
         #expect(headers.map(\.name) == ["Accept", "X-Many", "x-many"])
     }
 
+    /// A literal's list has room for the fields a server adds on the way out (a request id, a
+    /// challenge), so adding them does not reallocate it; an empty literal allocates nothing.
+    @Test func aLiteralKeepsRoomForTwoMoreFields() {
+        var headers: HTTPHeaders = ["Content-Type": "application/problem+json"]
+        let capacity = headers.fields.capacity
+        #expect(capacity >= 3)
+        headers.add(name: "WWW-Authenticate", value: "Bearer")
+        headers.add(name: "X-Request-ID", value: "abc")
+        #expect(headers.fields.capacity == capacity)
+        #expect(headers.fields.map(\.name) == ["Content-Type", "WWW-Authenticate", "X-Request-ID"])
+        let empty: HTTPHeaders = [:]
+        #expect(empty.fields.capacity == 0)
+    }
+
     @Test func replaceOrAddKeepsThePositionOfTheFirst() {
         var headers: HTTPHeaders = ["A": "1", "B": "2", "a": "3"]
         headers.replaceOrAdd(name: "a", value: "9")
