@@ -1,4 +1,6 @@
 import Foundation
+import HTTPServer
+import HTTPTypes
 import Testing
 
 @testable import SwiftyDaemon
@@ -21,6 +23,21 @@ struct AuthenticationTests {
         ] as [(String, String?)])
     func bearerTokens(header: String, token: String?) {
         #expect(Authenticator.bearerToken(header) == token)
+    }
+
+    /// A 401's challenge names what was wrong with the token in RFC 6750's form (§3), and nothing
+    /// when none was sent.
+    @Test(
+        arguments: [
+            (AppProblemResponse.BearerError.noToken, #"Bearer realm="swiftyd""#),
+            (.invalidRequest, #"Bearer realm="swiftyd", error="invalid_request""#),
+            (.invalidToken, #"Bearer realm="swiftyd", error="invalid_token""#),
+        ] as [(AppProblemResponse.BearerError, String)])
+    func challenges(error: AppProblemResponse.BearerError, challenge: String) {
+        let response = AppProblemResponse.unauthorized("The bearer token is not active.", error: error).response
+        #expect(response.status == 401)
+        #expect(response.headers.values(for: "WWW-Authenticate") == [challenge])
+        #expect(response.headers["Content-Type"] == "application/problem+json")
     }
 
     @Test func tokenCacheExpiresAndStaysBounded() async {

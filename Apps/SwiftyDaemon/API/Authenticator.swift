@@ -20,18 +20,18 @@ struct Authenticator: Sendable {
     /// The authenticated user's id, or the problem to answer.
     func authenticate(_ request: ServerRequest) async -> Result<String, AppProblemResponse> {
         guard let header = request.headers["authorization"] else {
-            return .failure(.unauthorized("This endpoint needs an Authorization: Bearer token.", error: nil))
+            return .failure(.unauthorized("This endpoint needs an Authorization: Bearer token.", error: .noToken))
         }
         guard let token = Self.bearerToken(header) else {
             return .failure(
-                .unauthorized("The Authorization header must be \"Bearer <token>\".", error: "invalid_request"))
+                .unauthorized("The Authorization header must be \"Bearer <token>\".", error: .invalidRequest))
         }
         let now = Date()
         let cached = await cache.lookup(token, now: now)
         metrics?.tokenCacheLookups.increment(LabelValues(cached == nil ? "miss" : "hit"))
         if let cached {
             guard let user = cached.userID else {
-                return .failure(.unauthorized("The bearer token is not active.", error: "invalid_token"))
+                return .failure(.unauthorized("The bearer token is not active.", error: .invalidToken))
             }
             return .success(user)
         }
@@ -48,10 +48,10 @@ struct Authenticator: Sendable {
             return .failure(AppProblemResponse(problem: AppProblem.forUpstream(error)))
         }
         guard introspection.active, let user = introspection.userId, !user.isEmpty else {
-            return .failure(.unauthorized("The bearer token is not active.", error: "invalid_token"))
+            return .failure(.unauthorized("The bearer token is not active.", error: .invalidToken))
         }
         if let expiry = introspection.expiresAt, expiry <= now {
-            return .failure(.unauthorized("The bearer token has expired.", error: "invalid_token"))
+            return .failure(.unauthorized("The bearer token has expired.", error: .invalidToken))
         }
         return .success(user)
     }
@@ -111,10 +111,37 @@ struct AppProblemResponse: Error, Sendable {
     var problem: AppProblem
     var extraHeaders: [(String, String)] = []
 
-    static func unauthorized(_ detail: String, error: String?) -> AppProblemResponse {
-        var challenge = "Bearer realm=\"swiftyd\""
-        if let error { challenge += ", error=\"\(error)\"" }
-        return AppProblemResponse(problem: AppProblem(401, detail), extraHeaders: [("WWW-Authenticate", challenge)])
+    /// What was wrong with the bearer token, for the 401's `WWW-Authenticate` challenge
+    /// (RFC 6750 §3).
+    enum BearerError {
+        /// No token was sent: the challenge names no error.
+        case noToken
+        /// The `Authorization` field is not `Bearer <token>`.
+        case invalidRequest
+        /// The token is not active or has expired.
+        case invalidToken
+
+        /// The 401's extra fields, built once: a flood of requests without a valid token gets
+        /// this answer, and building the challenge for each would allocate twice.
+        var fields: [(String, String)] {
+            switch self {
+            case .noToken: Self.noTokenFields
+            case .invalidRequest: Self.invalidRequestFields
+            case .invalidToken: Self.invalidTokenFields
+            }
+        }
+
+        private static let noTokenFields = [("WWW-Authenticate", #"Bearer realm="swiftyd""#)]
+        private static let invalidRequestFields = [
+            ("WWW-Authenticate", #"Bearer realm="swiftyd", error="invalid_request""#)
+        ]
+        private static let invalidTokenFields = [
+            ("WWW-Authenticate", #"Bearer realm="swiftyd", error="invalid_token""#)
+        ]
+    }
+
+    static func unauthorized(_ detail: String, error: BearerError) -> AppProblemResponse {
+        AppProblemResponse(problem: AppProblem(401, detail), extraHeaders: error.fields)
     }
 
     var response: ServerResponse {
