@@ -122,7 +122,8 @@ struct AppProblemResponse: Error, Sendable {
         case invalidToken
 
         /// The 401's extra fields, built once: a flood of requests without a valid token gets
-        /// this answer, and building the challenge for each would allocate twice.
+        /// this answer, and building them for each would allocate the list (and, with an error,
+        /// the challenge).
         var fields: [(String, String)] {
             switch self {
             case .noToken: Self.noTokenFields
