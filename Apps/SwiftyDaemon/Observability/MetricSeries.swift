@@ -6,10 +6,12 @@ import Synchronization
 /// observations that fell in it alone, cumulated when read) and the next for the sum of the
 /// observations in nanoseconds, an integer so that it can be added to atomically.
 final class MetricSeries: Sendable {
-    /// How many cells a series has: room for a histogram of up to 14 bounds.
-    static var cellCount: Int { 16 }
+    /// The cells: room for a histogram of up to 14 bounds.
+    private typealias Cells = InlineArray<16, Atomic<UInt64>>
+    /// How many cells a series has.
+    static var cellCount: Int { Cells.count }
 
-    private let cells: InlineArray<16, Atomic<UInt64>>
+    private let cells: Cells
 
     init() {
         cells = InlineArray { _ in Atomic(0) }

@@ -39,13 +39,24 @@ final class SeriesRegistry: Sendable {
 
     /// The series with these label values, created when first seen.
     func series(_ labels: LabelValues) -> MetricSeries {
+        var found: MetricSeries?
+        probe(labels) { _, entry in
+            // An empty slot ends the search: a series takes the first free slot of its probes.
+            guard let entry else { return true }
+            if entry.labels == labels { found = entry.series }
+            return found != nil
+        }
+        return found ?? created(labels)
+    }
+
+    /// Visits the slots `labels` may be in, in order, with their entries, until `visit` returns
+    /// `true` or ``maxProbes`` slots were visited.
+    private func probe(_ labels: LabelValues, _ visit: (_ slot: Int, _ entry: Entry?) -> Bool) {
         var slot = labels.hashValue & (Self.slotCount - 1)
         for _ in 0..<Self.maxProbes {
-            guard let entry = index[slot].load(ordering: .acquiring)?.takeUnretainedValue() else { break }
-            if entry.labels == labels { return entry.series }
+            if visit(slot, index[slot].load(ordering: .acquiring)?.takeUnretainedValue()) { return }
             slot = (slot + 1) & (Self.slotCount - 1)
         }
-        return created(labels)
     }
 
     /// The series with these label values if it exists.
@@ -66,14 +77,11 @@ final class SeriesRegistry: Sendable {
             let entry = Entry(labels: labels, series: MetricSeries())
             entries[labels] = entry
             // Published under the lock, so a series takes one slot at most, the first free one
-            // on its probe sequence, where lookups find it.
-            var slot = labels.hashValue & (Self.slotCount - 1)
-            for _ in 0..<Self.maxProbes {
-                if index[slot].load(ordering: .relaxed) == nil {
-                    index[slot].store(Unmanaged.passUnretained(entry), ordering: .releasing)
-                    break
-                }
-                slot = (slot + 1) & (Self.slotCount - 1)
+            // of its probes, where lookups find it.
+            probe(labels) { slot, taken in
+                guard taken == nil else { return false }
+                index[slot].store(Unmanaged.passUnretained(entry), ordering: .releasing)
+                return true
             }
             return entry.series
         }

@@ -67,10 +67,11 @@ stop() {
     forget "$pid"
 }
 
-# Waits (at most 10 s) until FILE has a line starting with PREFIX; prints that line's field N.
+# Waits (at most SECONDS, 10 by default) until FILE has a line starting with PREFIX; prints that
+# line's field N: field_from FILE PREFIX N [SECONDS].
 field_from() {
-    local file=$1 prefix=$2 n=$3
-    for _ in $(seq 1 200); do
+    local file=$1 prefix=$2 n=$3 seconds=${4:-10}
+    for _ in $(seq 1 $((seconds * 20))); do
         if grep -q "^$prefix" "$file" 2>/dev/null; then
             awk -v p="$prefix" -v n="$n" 'index($0, p) == 1 { print $n; exit }' "$file"
             return 0
@@ -124,15 +125,19 @@ JSON
 }
 
 # Starts swiftyd (pinned to PROXY_CORE) with the given arguments and environment assignments
-# before them; sets D_PID, D_APP (base URL), D_ADMIN (base URL).
+# before them; sets D_PID, D_APP (base URL), D_ADMIN (base URL). D_BINARY runs another build
+# than SWIFTYD; the array D_RUNNER (the instruction counter's, say) goes before it, and the start
+# is then waited for up to a minute instead of 10 s.
+D_RUNNER=()
 start_swiftyd() {
-    local name=$1
+    local name=$1 wait=10
     shift
-    env "$@" taskset -c "$PROXY_CORE" "$SWIFTYD" --port 0 --admin-port 0 ${D_CONFIG:+--config "$D_CONFIG"} \
-        >"$WORK/$name.out" 2>"$WORK/$name.err" &
+    [ ${#D_RUNNER[@]} -eq 0 ] || wait=60
+    env "$@" taskset -c "$PROXY_CORE" ${D_RUNNER[@]+"${D_RUNNER[@]}"} "${D_BINARY:-$SWIFTYD}" --port 0 --admin-port 0 \
+        ${D_CONFIG:+--config "$D_CONFIG"} >"$WORK/$name.out" 2>"$WORK/$name.err" &
     D_PID=$!
     PIDS+=("$D_PID")
-    D_APP=$(field_from "$WORK/$name.out" "  app API:" 3)
+    D_APP=$(field_from "$WORK/$name.out" "  app API:" 3 "$wait")
     D_ADMIN=$(field_from "$WORK/$name.out" "  admin:" 2)
     D_ADMIN=${D_ADMIN%/livez}
 }
@@ -181,15 +186,20 @@ run_wrk() {
         -H "Authorization: Bearer $TOKEN" "$url" >"$out"
 }
 
+# The bearer token's header argument, for curl and wrk, in AUTH_ARGS; none when AUTH=0.
+set_auth_args() {
+    AUTH_ARGS=()
+    if [ "${AUTH:-1}" = 1 ]; then AUTH_ARGS=(-H "Authorization: Bearer $TOKEN"); fi
+}
+
 # N sequential requests to URL on one keep-alive connection (with the bearer token unless
 # AUTH=0); fails unless every one answered STATUS.
 send_sequential() {
     local n=$1 url=$2 status=$3 ok
-    local -a auth=(-H "Authorization: Bearer $TOKEN")
-    [ "${AUTH:-1}" = 1 ] || auth=()
+    set_auth_args
     : >"$WORK/urls.cfg"
     for _ in $(seq 1 "$n"); do echo "url = \"$url\"" >>"$WORK/urls.cfg"; done
-    timeout 600 curl -sS --config "$WORK/urls.cfg" "${auth[@]}" -w '%{stderr}%{http_code}\n' >/dev/null 2>"$WORK/codes"
+    timeout 600 curl -sS --config "$WORK/urls.cfg" ${AUTH_ARGS[@]+"${AUTH_ARGS[@]}"} -w '%{stderr}%{http_code}\n' >/dev/null 2>"$WORK/codes"
     ok=$(grep -c "^$status\$" "$WORK/codes" || true)
     [ "$ok" = "$n" ] || { echo "only $ok of $n requests answered $status: $(sort "$WORK/codes" | uniq -c)" >&2; exit 1; }
 }

@@ -57,9 +57,9 @@ send_batch() {
         echo "$n"
         return
     fi
-    local -a auth=(-H "Authorization: Bearer $TOKEN")
-    [ "${AUTH:-1}" = 1 ] || auth=()
-    timeout 120 taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" "${auth[@]}" "$url" >"$WORK/wrk.out"
+    set_auth_args
+    timeout 120 taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" ${AUTH_ARGS[@]+"${AUTH_ARGS[@]}"} "$url" \
+        >"$WORK/wrk.out"
     answered=$(wrk_requests "$WORK/wrk.out")
     # wrk counts every answer but a 2xx or 3xx as non-2xx: the 401s all, the 200s none.
     if [ "$status" = 200 ] && grep -q "Non-2xx" "$WORK/wrk.out"; then
@@ -80,13 +80,9 @@ count_side() {
         if [ -n "$mimalloc" ]; then call_spec malloc "$mimalloc" malloc; else call_spec malloc "$(library "$binary" libc.so)" malloc; fi
     } >"$WORK/$name.spec"
     call_counter "$WORK/$name.spec" "$WORK/$name.calls"
-    SWIFTY_LOG_LEVEL=warning taskset -c "$PROXY_CORE" "${CALL_RUNNER[@]}" "$binary" --config "$WORK/live.json" \
-        --port 0 --admin-port 0 >"$WORK/$name.out" 2>"$WORK/$name.err" &
-    D_PID=$!
-    PIDS+=("$D_PID")
-    # Under the counter the start takes longer: wait up to a minute.
-    for _ in $(seq 1 600); do grep -q "^  app API:" "$WORK/$name.out" 2>/dev/null && break; sleep 0.1; done
-    D_APP=$(field_from "$WORK/$name.out" "  app API:" 3)
+    D_RUNNER=("${CALL_RUNNER[@]}")
+    D_BINARY=$binary D_CONFIG="$WORK/live.json" start_swiftyd "$name" SWIFTY_LOG_LEVEL=warning
+    D_RUNNER=()
     for kind in 401 users home; do
         case $kind in
             401) path=/v1/users/bob status=401 auth=0 ;;
