@@ -63,12 +63,7 @@ public struct HTTPRequest: Sendable {
         body: Data? = nil,
         timeout: Duration? = nil
     ) {
-        self.method = method
-        self.text = url.absoluteString
-        self.parsed = url
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
+        self.init(method: method, text: url.absoluteString, parsed: url, headers: headers, body: body, timeout: timeout)
     }
 
     /// Creates a request from URL text the caller has already checked: absolute `http(s)`,
@@ -80,9 +75,28 @@ public struct HTTPRequest: Sendable {
         body: Data?,
         timeout: Duration?
     ) {
+        self.init(method: method, text: checkedURLString, parsed: nil, headers: headers, body: body, timeout: timeout)
+    }
+
+    /// The same request with `headers` as its header fields.
+    ///
+    /// It copies the request once; a copy whose ``headers`` are then set is copied again when
+    /// it is returned.
+    public func replacingHeaders(_ headers: HTTPHeaders) -> HTTPRequest {
+        HTTPRequest(method: method, text: text, parsed: parsed, headers: headers, body: body, timeout: timeout)
+    }
+
+    private init(
+        method: HTTPMethod,
+        text: String,
+        parsed: URL?,
+        headers: HTTPHeaders,
+        body: Data?,
+        timeout: Duration?
+    ) {
         self.method = method
-        self.text = checkedURLString
-        self.parsed = nil
+        self.text = text
+        self.parsed = parsed
         self.headers = headers
         self.body = body
         self.timeout = timeout

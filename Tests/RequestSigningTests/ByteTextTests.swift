@@ -33,6 +33,14 @@ struct ByteTextTests {
         }
     }
 
+    @Test func isPrintableMatchesTheRule() {
+        for sample in Self.samples() {
+            let expected = sample.allSatisfy { $0 >= 0x20 && $0 != 0x7F }
+            let found = sample.withUnsafeBufferPointer { ByteText.isPrintable($0) }
+            #expect(found == expected, "\(sample)")
+        }
+    }
+
     @Test func endOfPlainStringFindsTheFirstStop() {
         for sample in Self.samples() {
             for start in [0, 1, 5].filter({ $0 <= sample.count }) {

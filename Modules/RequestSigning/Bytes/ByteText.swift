@@ -32,16 +32,25 @@ enum ByteText {
 
     /// Whether every byte is visible ASCII or non-ASCII (nothing at or below space, no DEL):
     /// what derived components may hold.
-    static func isVisible(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isVisible(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { allAtLeast(0x21, noDelete: bytes) }
+
+    /// Whether every byte is a space, visible ASCII or non-ASCII (no control byte, no DEL): what
+    /// a field value holds, but for the tabs the callers check byte by byte when this fails.
+    static func isPrintable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { allAtLeast(0x20, noDelete: bytes) }
+
+    /// Whether every byte is at least `lowest` (at most 0x80) and none is DEL.
+    @inline(__always)
+    private static func allAtLeast(_ lowest: UInt8, noDelete bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
-        // Eight bytes per step: the high bit of a byte of `invalid` is set for a byte below 0x21
-        // or equal to 0x7F (a borrow may also mark a later byte, which does not change the
-        // answer).
+        // Eight bytes per step: the high bit of a byte of `invalid` is set for a byte below
+        // `lowest` or equal to 0x7F (a borrow may also mark a later byte, which does not change
+        // the answer).
+        let floor = UInt64(lowest) &* 0x0101_0101_0101_0101
         var invalid: UInt64 = 0
         var index = 0
         while index + 8 <= bytes.count {
             let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            invalid |= (word &- 0x2121_2121_2121_2121) & ~word
+            invalid |= (word &- floor) & ~word
             let delete = word ^ 0x7F7F_7F7F_7F7F_7F7F
             invalid |= (delete &- 0x0101_0101_0101_0101) & ~delete
             index += 8
@@ -49,7 +58,7 @@ enum ByteText {
         var tail: UInt8 = 0
         while index < bytes.count {
             let byte = base[index]
-            tail |= (byte <= 0x20 ? 1 : 0) | (byte == 0x7F ? 1 : 0)
+            tail |= (byte < lowest ? 1 : 0) | (byte == 0x7F ? 1 : 0)
             index += 1
         }
         return invalid & 0x8080_8080_8080_8080 == 0 && tail == 0

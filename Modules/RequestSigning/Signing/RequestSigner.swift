@@ -145,9 +145,7 @@ public struct RequestSigner: Sendable {
         // The headers value lives only for this call, so `fields` is again uniquely held after it.
         let signature = try signatureFields(request, headers: HTTPHeaders(fields), plan: plan, created: created)
         Self.setFields(input: signature.input, signature: signature.signature, label: configuration.label, in: &fields)
-        var signed = request
-        signed.headers = HTTPHeaders(fields)
-        return signed
+        return request.replacingHeaders(HTTPHeaders(fields))
     }
 
     /// The `Signature-Input` and `Signature` values for a request whose fields are `headers`.

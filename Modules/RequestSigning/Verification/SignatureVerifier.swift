@@ -12,7 +12,10 @@ import ServiceCore
 /// the MAC over the rebuilt base matches (compared in constant time); the body matches
 /// `Content-Digest`; and, last, the nonce has not been seen within its window. Each failure is
 /// a ``SignatureVerificationError`` naming the check.
-public struct SignatureVerifier: Sendable {
+///
+/// Its properties are constants, so it is a class: handing it on (to a middleware, into a
+/// closure) counts one reference rather than each of its tables.
+public final class SignatureVerifier: Sendable {
     /// Which signature to check and how strictly.
     public struct Configuration: Sendable {
         /// The label of the signature to check, `sig1` by default; `nil` checks the first one.
