@@ -81,7 +81,7 @@ final class ServerConnection: @unchecked Sendable {
 
     // The request being handled.
     var generation: UInt64 = 0
-    var handlerTask: Task<Void, Never>?
+    var handlerWorker: HandlerWorker?
     var handlerDeadline: ContinuousClock.Instant?
     var answerIsBodyless = false
 
@@ -262,17 +262,8 @@ final class ServerConnection: @unchecked Sendable {
         let generation = self.generation
         core.inFlight.add(1, ordering: .relaxed)
         handlerDeadline = core.configuration.handlerTimeout.map { .now + $0 }
-        let loop = self.loop
-        let handler = core.handler
-        // The loop is the task's preferred executor: the handler and its hops stay on this thread.
-        handlerTask = Task(executorPreference: loop) {
-            let response = await handler(serverRequest)
-            if loop.isCurrent {
-                self.answer(response, generation: generation)
-            } else {
-                loop.execute { self.answer(response, generation: generation) }
-            }
-        }
+        handlerWorker = owner.workers.start(
+            HandlerWorker.Job(request: serverRequest, connection: self, generation: generation))
         // Run the loop's queue now: a handler that does not really wait answers here, before the
         // next pipelined request is parsed.
         loop.runQueuedJobs()
@@ -294,7 +285,7 @@ final class ServerConnection: @unchecked Sendable {
     /// Forgets the running handler: the request counts as answered.
     private func finishHandling() {
         generation &+= 1
-        handlerTask = nil
+        handlerWorker = nil
         handlerDeadline = nil
         core.inFlight.subtract(1, ordering: .relaxed)
     }
@@ -330,7 +321,7 @@ final class ServerConnection: @unchecked Sendable {
     /// shutdown) and cancels the handler's task.
     func answerInPlaceOfHandler(_ response: ServerResponse, close: Bool) {
         guard phase == .handling else { return }
-        handlerTask?.cancel()
+        handlerWorker?.cancel()
         finishHandling()
         deliver(response, close: close)
     }
@@ -416,7 +407,7 @@ final class ServerConnection: @unchecked Sendable {
     func close() {
         guard phase != .closed else { return }
         if phase == .handling {
-            handlerTask?.cancel()
+            handlerWorker?.cancel()
             finishHandling()
         }
         phase = .closed

@@ -228,6 +228,9 @@ public final class HTTPServer: Sendable {
     /// Connection objects alive right now (for leak tests).
     var liveConnections: Int { core.liveConnections.load(ordering: .relaxed) }
 
+    /// Handler tasks running or parked right now (for tests of their reuse).
+    var liveHandlerTasks: Int { core.liveWorkers.load(ordering: .relaxed) }
+
     /// Stops accepting connections, finishes what was received for up to `gracePeriod`, then stops.
     ///
     /// New connections are refused at once; requests already received, and requests that arrive

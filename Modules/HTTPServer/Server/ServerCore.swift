@@ -26,6 +26,8 @@ final class ServerCore: Sendable {
     let stopped = Atomic<Bool>(false)
     /// Connection objects alive right now (for leak tests).
     let liveConnections = Atomic<Int>(0)
+    /// Handler tasks running or parked right now, on every loop (for leak tests).
+    let liveWorkers = Atomic<Int>(0)
 
     init(
         configuration: HTTPServer.Configuration,

@@ -14,6 +14,8 @@ final class ServerLoop: @unchecked Sendable {
     let loop: EventLoop
     let core: ServerCore
     let listener: Int32
+    /// The handler tasks of this loop's connections.
+    let workers: HandlerWorkers
     private var connections: [Int32: ServerConnection] = [:]
     private var accepting = false
     private var sweepTimer: IOTimerID?
@@ -25,6 +27,7 @@ final class ServerLoop: @unchecked Sendable {
         self.loop = loop
         self.core = core
         self.listener = listener
+        self.workers = HandlerWorkers(loop: loop, core: core)
         let configuration = core.configuration
         var shortest = Duration.milliseconds(250)
         for deadline in [
@@ -132,6 +135,7 @@ final class ServerLoop: @unchecked Sendable {
         if let sweepTimer { loop.cancelTimer(sweepTimer) }
         sweepTimer = nil
         for connection in Array(connections.values) { connection.close() }
+        workers.stop()
     }
 
     /// The `Date` field line for an answer sent now, made once a second.
