@@ -30,9 +30,6 @@ final class HandlerWorkers: @unchecked Sendable {
         self.core = core
     }
 
-    /// How many workers are parked.
-    var parkedCount: Int { parked.count }
-
     /// Hands `job` to a parked worker, or to a new one; returns the worker.
     func start(_ job: HandlerWorker.Job) -> HandlerWorker {
         if let worker = parked.popLast(), let continuation = worker.continuation {
