@@ -95,6 +95,7 @@ final class HTTP1Connection {
     /// Ends the field being read, if any.
     func flushField() {
         guard inValue || !name.isEmpty else { return }
+        if fields.isEmpty { fields.reserveCapacity(HTTPHeaders.typicalFieldCount) }
         fields.append(
             HTTPHeaders.Field(
                 name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))

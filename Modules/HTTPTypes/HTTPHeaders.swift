@@ -74,6 +74,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.append(Field(name: name, value: value))
     }
 
+    /// Makes room for `count` fields in all, so that adding up to that many allocates no more.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
+    /// The fields a parser makes room for at a message's first: most requests and answers have
+    /// fewer, so their list is allocated once rather than grown three or four times.
+    package static let typicalFieldCount = 8
+
     /// Replaces every field named `name` with one field, at the position of the first, or
     /// appends it.
     public mutating func replaceOrAdd(name: String, value: String) {

@@ -25,6 +25,17 @@ struct HTTPHeadersTests {
         #expect(empty.fields.capacity == 0)
     }
 
+    @Test func reservedRoomIsKeptWhileFieldsAreAdded() {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(HTTPHeaders.typicalFieldCount)
+        let capacity = headers.fields.capacity
+        #expect(capacity >= HTTPHeaders.typicalFieldCount)
+        for index in 0..<HTTPHeaders.typicalFieldCount { headers.add(name: "X-\(index)", value: "\(index)") }
+        #expect(headers.fields.capacity == capacity)
+        #expect(headers.count == HTTPHeaders.typicalFieldCount)
+        #expect(headers["x-7"] == "7")
+    }
+
     @Test func replaceOrAddKeepsThePositionOfTheFirst() {
         var headers: HTTPHeaders = ["A": "1", "B": "2", "a": "3"]
         headers.replaceOrAdd(name: "a", value: "9")

@@ -95,6 +95,7 @@ struct RequestParts {
         } else if Self.equals(name, "expect") {
             expect = String(decoding: value, as: UTF8.self)
         }
+        if headers.isEmpty { headers.reserveCapacity(HTTPHeaders.typicalFieldCount) }
         headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
     }
 

@@ -90,12 +90,13 @@ count_side() {
             home) path=/v1/home status=200 auth=1 ;;
         esac
         AUTH=$auth send_batch "$WARM" "$D_APP$path" "$status" >/dev/null
-        # The plugin rewrites its snapshot every 20 ms: wait for one taken after the batch.
+        # The plugin rewrites its snapshot every 20 ms: wait for one taken after the batch. It
+        # replaces the file by a rename, which cp reports as an error mid-copy; cat reads one whole.
         sleep 0.1
-        cp "$WORK/$name.calls" "$WORK/$name.before"
+        cat "$WORK/$name.calls" >"$WORK/$name.before"
         answered=$(AUTH=$auth send_batch "$MANY" "$D_APP$path" "$status")
         sleep 0.1
-        cp "$WORK/$name.calls" "$WORK/$name.after"
+        cat "$WORK/$name.calls" >"$WORK/$name.after"
         awk -v kind="$kind" -v n="$answered" 'FNR == NR { a[$1] = $2; next } { d[$1] = ($2 - a[$1]) / n }
             END { printf "%s %.0f %.1f %.1f %.1f\n", kind, d["instructions"], d["retain"], d["release"], d["malloc"] }' \
             "$WORK/$name.before" "$WORK/$name.after"
