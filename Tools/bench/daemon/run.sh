@@ -191,7 +191,7 @@ CONF
     done
     NM=$(printf '%s\n' "${N_RPS[@]}" | median)
     SM=$(printf '%s\n' "${S_RPS[@]}" | median)
-    RATIO=$(awk -v s="$SM" -v n="$NM" 'BEGIN { printf "%.3f", s / n }')
+    RATIO=$(awk -v s="$SM" -v n="$NM" 'BEGIN { printf "%.4f", s / n }')
     RM=$(printf '%s\n' "${RATIOS[@]}" | median)
     if [ "$ERRORS" != 0 ]; then
         echo "errors during the proxy rounds; the verifying upstream's refusals, if any:" >&2
@@ -350,7 +350,7 @@ if [ "$ONLY" = all ] || [ "$ONLY" = static ]; then
     NC=$(median_of 3 "${ROUNDS_A[@]}") SC=$(median_of 3 "${ROUNDS_B[@]}")
     NU=$(median_of 4 "${ROUNDS_A[@]}") SU=$(median_of 4 "${ROUNDS_B[@]}")
     ERRORS=$(printf '%s\n' "${ROUNDS_A[@]}" "${ROUNDS_B[@]}" | awk '{ n += $5 + $6 } END { print n + 0 }')
-    RATIO=$(awk -v s="$SR" -v n="$NR" 'BEGIN { printf "%.3f", s / n }')
+    RATIO=$(awk -v s="$SR" -v n="$NR" 'BEGIN { printf "%.4f", s / n }')
     P99_RATIO=$(awk -v s="$SL" -v n="$NL" 'BEGIN { printf "%.2f", s / n }')
     verdict=$(awk -v s="$SR" -v n="$NR" -v a="$SL" -v b="$NL" -v e="$ERRORS" \
         'BEGIN { print (s >= 0.6 * n && a <= 1.8 * b && e == 0) ? "PASS" : "FAIL" }')
@@ -418,7 +418,7 @@ CONF
     NC=$(median_of 3 "${ROUNDS_A[@]}") SC=$(median_of 3 "${ROUNDS_B[@]}")
     # Every answer must be the 401: wrk counts it among its non-2xx answers.
     ERRORS=$(printf '%s\n' "${ROUNDS_A[@]}" "${ROUNDS_B[@]}" | awk '{ n += $5 + ($7 - $6) } END { print n + 0 }')
-    RATIO=$(awk -v s="$SR" -v n="$NR" 'BEGIN { printf "%.3f", s / n }')
+    RATIO=$(awk -v s="$SR" -v n="$NR" 'BEGIN { printf "%.4f", s / n }')
     verdict=$(awk -v s="$SR" -v n="$NR" -v e="$ERRORS" 'BEGIN { print (s >= 0.6 * n && e == 0) ? "PASS" : "FAIL" }')
     SUMMARY+=("floor 6 (401 without a token: swiftyd >= 0.6x nginx returning the same bytes): $verdict: ratio of medians $RATIO, errors $ERRORS")
     SUMMARY+=("  nginx:   median $NR req/s, p99 $(median_of 2 "${ROUNDS_A[@]}") ms, $NC us CPU per request")
