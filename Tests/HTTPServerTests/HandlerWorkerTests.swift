@@ -8,12 +8,6 @@ import Testing
 /// Handler tasks are reused from request to request, never after a cancellation, and end with
 /// the server.
 struct HandlerWorkerTests {
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<800 where !condition() {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     @Test func oneTaskAnswersSequentialRequestsAndEndsWithTheServer() async throws {
         let server = HTTPServer(configuration: .init(threadCount: 1)) { request in
             .text(200, request.path)
@@ -36,9 +30,7 @@ struct HandlerWorkerTests {
         #expect(again.bodyText == "/again")
         try await Task.sleep(for: .milliseconds(50))
         #expect(server.liveHandlerTasks == 1)
-        await server.shutdown(gracePeriod: .seconds(1))
-        try await waitUntil { server.liveHandlerTasks == 0 }
-        #expect(server.liveHandlerTasks == 0)
+        try await shutDownExpectingNoTasks(server)
     }
 
     @Test func concurrentRequestsGetTasksOfTheirOwnAndKeepThem() async throws {
@@ -65,9 +57,7 @@ struct HandlerWorkerTests {
         for request in more { #expect(await request.value?.status == 200) }
         try await Task.sleep(for: .milliseconds(50))
         #expect(server.liveHandlerTasks == 3)
-        await server.shutdown(gracePeriod: .seconds(1))
-        try await waitUntil { server.liveHandlerTasks == 0 }
-        #expect(server.liveHandlerTasks == 0)
+        try await shutDownExpectingNoTasks(server)
     }
 
     @Test func aCancelledHandlersTaskIsNotReused() async throws {
@@ -92,5 +82,12 @@ struct HandlerWorkerTests {
             let next = try await exchange(port: server.port, "GET /next HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(next.bodyText == "running")
         }
+    }
+
+    /// Shuts the server down and expects every handler task, parked or not, to have ended.
+    private func shutDownExpectingNoTasks(_ server: HTTPServer) async throws {
+        await server.shutdown(gracePeriod: .seconds(1))
+        try await waitUntil { server.liveHandlerTasks == 0 }
+        #expect(server.liveHandlerTasks == 0)
     }
 }

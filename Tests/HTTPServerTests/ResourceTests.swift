@@ -7,12 +7,6 @@ import Testing
 
 /// Every request context is released exactly once, whatever happens to the request.
 struct ResourceTests {
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<800 where !condition() {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     /// One way a request can go; each leaves no context behind.
     enum Scenario: String, CaseIterable, Sendable {
         case keepAliveAndBody, rejectedHead, chunkedTooLarge, clientLeavesMidBody, clientLeavesDuringHandler

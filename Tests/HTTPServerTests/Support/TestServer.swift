@@ -69,3 +69,10 @@ func waitFor(_ flag: borrowing Atomic<Bool>) async {
         try? await Task.sleep(for: .milliseconds(5))
     }
 }
+
+/// Waits until `condition` holds, checking every 5 ms for at most 4 s (a test never hangs on it).
+func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<800 where !condition() {
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
