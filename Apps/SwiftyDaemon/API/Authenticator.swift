@@ -17,8 +17,8 @@ struct Authenticator: Sendable {
     /// Counts cache hits and misses (`swiftyd_token_cache_lookups_total`); none when `nil`.
     var metrics: Metrics? = nil
 
-    /// The authenticated user's id, or the problem to answer.
-    func authenticate(_ request: ServerRequest) async -> Result<String, AppProblemResponse> {
+    /// The authenticated user's id, or the problem to answer; on the caller's executor (no hop).
+    nonisolated(nonsending) func authenticate(_ request: ServerRequest) async -> Result<String, AppProblemResponse> {
         guard let header = request.headers["authorization"] else {
             return .failure(.unauthorized("This endpoint needs an Authorization: Bearer token.", error: .noToken))
         }

@@ -108,7 +108,10 @@ public struct Router: Sendable {
 
     /// Answers `request` with the first matching route, or through ``refusalResponder`` (a 400,
     /// 404 or 405 problem by default).
-    public func handle(_ request: ServerRequest) async -> ServerResponse {
+    ///
+    /// It runs on the caller's executor (the server's handler task, on its loop), so it costs no
+    /// hop on entry.
+    nonisolated(nonsending) public func handle(_ request: ServerRequest) async -> ServerResponse {
         let parts = Self.split(Substring(request.path))
         var allowed: [String] = []
         var getMatch: (Route, RouteParameters)?
