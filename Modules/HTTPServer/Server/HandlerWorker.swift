@@ -2,7 +2,7 @@
 /// between them (see ``HandlerWorkers``).
 final class HandlerWorker: @unchecked Sendable {
     // `@unchecked Sendable`: `task` and `first` are set on the loop's thread before the task
-    // first runs there, and `first` and `continuation` are touched on the loop's thread only.
+    // first runs there, and `first` is taken on the loop's thread.
 
     /// A request to answer, and the connection the answer goes to.
     struct Job: Sendable {
@@ -16,8 +16,6 @@ final class HandlerWorker: @unchecked Sendable {
     var task: Task<Void, Never>?
     /// The job a new worker starts with, until its task takes it.
     var first: Job?
-    /// Resumed with the worker's next job, or `nil` to end it; set while it is parked.
-    var continuation: UnsafeContinuation<Job?, Never>?
 
     /// Cancels the request being handled. A cancelled task stays cancelled, so the worker ends
     /// after that request instead of parking.

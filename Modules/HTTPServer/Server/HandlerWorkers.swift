@@ -22,7 +22,8 @@ final class HandlerWorkers: @unchecked Sendable {
 
     private let loop: EventLoop
     private let core: ServerCore
-    private var parked: [HandlerWorker] = []
+    /// The parked workers, each with the continuation that resumes it.
+    private var parked: [(worker: HandlerWorker, continuation: UnsafeContinuation<HandlerWorker.Job?, Never>)] = []
     private var stopped = false
 
     init(loop: EventLoop, core: ServerCore) {
@@ -32,8 +33,7 @@ final class HandlerWorkers: @unchecked Sendable {
 
     /// Hands `job` to a parked worker, or to a new one; returns the worker.
     func start(_ job: HandlerWorker.Job) -> HandlerWorker {
-        if let worker = parked.popLast(), let continuation = worker.continuation {
-            worker.continuation = nil
+        if let (worker, continuation) = parked.popLast() {
             continuation.resume(returning: job)
             return worker
         }
@@ -55,10 +55,7 @@ final class HandlerWorkers: @unchecked Sendable {
         stopped = true
         let ending = parked
         parked = []
-        for worker in ending {
-            worker.continuation?.resume(returning: nil)
-            worker.continuation = nil
-        }
+        for (_, continuation) in ending { continuation.resume(returning: nil) }
     }
 
     private func run(_ worker: HandlerWorker) async {
@@ -87,9 +84,6 @@ final class HandlerWorkers: @unchecked Sendable {
     /// Waits for the next job; `nil` when the worker is to end.
     private func park(_ worker: HandlerWorker) async -> HandlerWorker.Job? {
         guard !stopped, parked.count < Self.capacity else { return nil }
-        return await withUnsafeContinuation { continuation in
-            worker.continuation = continuation
-            parked.append(worker)
-        }
+        return await withUnsafeContinuation { parked.append((worker, $0)) }
     }
 }

@@ -57,11 +57,8 @@ extension SignableMessage {
             while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
             while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
             let value = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            var clean = ByteText.isPrintable(value)
-            if !clean {
-                clean = value.allSatisfy { ($0 >= 0x20 || $0 == 0x09) && $0 != 0x7F }
-            }
-            if clean {
+            // Word by word first; byte by byte, for tabs, only when that fails.
+            if ByteText.isPrintable(value) || value.allSatisfy({ ($0 >= 0x20 || $0 == 0x09) && $0 != 0x7F }) {
                 writer.append(value)
                 return nil
             }

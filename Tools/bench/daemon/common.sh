@@ -1,10 +1,18 @@
-# Shared by the daemon benchmarks (run.sh, profile.sh): the tool check, the release build,
-# process bookkeeping, the sandbox and swiftyd starters, wrk and /proc readers. Sourced from ROOT
-# after the caller has set SKIP_BUILD, PROXY_CORE, WRK_CORE, THREADS and TOKEN; it makes WORK
-# (removed on exit) and traps EXIT, INT and TERM so that every process started through it is
-# stopped. TRANSPORT (http1 when unset, or curl) is the transport of the modules in
-# write_live_config.
+# Shared by the daemon benchmarks (run.sh, profile.sh, instructions.sh, resilience.sh,
+# payments-reset.sh): the settings they share, the tool check, the release build, process
+# bookkeeping, the sandbox and swiftyd starters, wrk and /proc readers. Sourced from ROOT; it makes
+# WORK (removed on exit) and traps EXIT, INT and TERM so that every process started through it is
+# stopped.
 # shellcheck shell=bash
+
+# The shared settings, each kept when the caller's environment sets it: the core of the servers
+# and the one of wrk, swiftyd's loops, whether to reuse the release binaries already built, the
+# sandbox token sent, and the transport of the modules in write_live_config (http1 or curl).
+PROXY_CORE=${PROXY_CORE:-0}
+WRK_CORE=${WRK_CORE:-1}
+THREADS=${THREADS:-1}
+SKIP_BUILD=${SKIP_BUILD:-0}
+TOKEN=${TOKEN:-sandbox-alice}
 TRANSPORT=${TRANSPORT:-http1}
 
 # Exits 69 naming the Debian packages when one of TOOLS is not on PATH: require_tools PACKAGES TOOLS...
