@@ -5,18 +5,24 @@ import Synchronization
 /// "theoretical arrival time" per key, in shards each behind its own lock. It is the reference
 /// ``RedisRateLimitStore`` is tested against; the step is written out there.
 ///
-/// Memory is bounded: a key whose allowance is whole again holds no information and is dropped
-/// when its shard is swept; a shard still full after a sweep admits new keys without recording
-/// them (counted in ``untrackedAdmissions``) rather than refuse clients it cannot tell apart.
+/// Memory is bounded: a key whose allowance is whole again holds no information, and a new key
+/// arriving at a full shard takes the place of the one whose allowance came back first, found in
+/// logarithmic time (``ExpiringTable``); a shard full of keys still spending their allowance
+/// admits new keys without recording them (counted in ``untrackedAdmissions``) rather than
+/// refuse clients it cannot tell apart.
 final class InMemoryRateLimitStore: RateLimitStore {
-    /// One shard's table: key to theoretical arrival time, in nanoseconds of the clock.
+    /// One shard's table: key to theoretical arrival time, in nanoseconds of the clock, which is
+    /// also when the key's allowance is whole again.
     private final class Shard: Sendable {
-        let table = Mutex<[String: Int64]>([:])
+        let table: Mutex<ExpiringTable<Void, Int64>>
+
+        init(capacity: Int) {
+            table = Mutex(ExpiringTable(capacity: capacity))
+        }
     }
 
     private let clock: any ResilienceClock
     private let shards: [Shard]
-    private let shardCapacity: Int
     private let untracked = Atomic<Int>(0)
 
     /// Creates a store.
@@ -25,8 +31,7 @@ final class InMemoryRateLimitStore: RateLimitStore {
     ///   - capacity: The most keys held at once, across all shards.
     init(clock: any ResilienceClock = MonotonicClock(), capacity: Int = 100_000) {
         self.clock = clock
-        self.shards = (0..<16).map { _ in Shard() }
-        self.shardCapacity = max(1, capacity / 16)
+        self.shards = (0..<16).map { _ in Shard(capacity: max(1, capacity / 16)) }
     }
 
     /// New keys admitted unrecorded because their shard was full.
@@ -41,7 +46,7 @@ final class InMemoryRateLimitStore: RateLimitStore {
         let tolerance = policy.window.nanoseconds
         let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
         return shard.table.withLock { table -> RateLimitDecision in
-            let known = table[key]
+            let known = table.entry(for: key)?.expiry
             let arrival = max(known ?? now, now)
             let next = arrival + interval
             guard next - now <= tolerance else {
@@ -52,15 +57,14 @@ final class InMemoryRateLimitStore: RateLimitStore {
                     retryAfter: .nanoseconds(next - now - tolerance)
                 )
             }
-            if known == nil, table.count >= shardCapacity {
-                table = table.filter { $0.value > now }
-                if table.count >= shardCapacity {
+            if known == nil, table.isFull {
+                if !table.removeSoonestToExpire(notAfter: now) {
                     untracked.add(1, ordering: .relaxed)
                     return RateLimitDecision(
                         allowed: true, remaining: policy.quota - 1, resetAfter: .nanoseconds(interval), retryAfter: nil)
                 }
             }
-            table[key] = next
+            table.set(key, value: (), expiry: next)
             return RateLimitDecision(
                 allowed: true,
                 remaining: Int((tolerance - (next - now)) / interval),
