@@ -39,15 +39,14 @@ request = function()
 end
 LUA
 
-# Starts a swiftyd build in sandbox mode; prints "PID URL".
+# Starts a swiftyd build in sandbox mode (in this shell, so that the exit trap stops it) and
+# checks that it refuses an unknown token; sets D_PID and D_APP.
 start_side() {
-    local name=$1 binary=$2
+    local name=$1 binary=$2 status
     D_CONFIG="" D_BINARY=$binary start_swiftyd "$name" SWIFTY_LOG_LEVEL=warning
-    local status
     status=$(curl -sS -o /dev/null -w '%{http_code}' --max-time 5 -H "Authorization: Bearer never-issued" \
         "$D_APP/v1/users/bob")
     [ "$status" = 401 ] || { echo "$name answered $status to an unknown token" >&2; exit 1; }
-    echo "$D_PID $D_APP/v1/users/bob"
 }
 
 # One round on one side: warm, then measure; prints "answers/s cpu_us_per_request non401".
@@ -65,10 +64,12 @@ flood_round() {
         'BEGIN { printf "%s %.2f %d\n", r, c * t / n, x }'
 }
 
-read -r OURS_PID OURS_URL <<<"$(start_side ours "$SWIFTYD")"
+start_side ours "$SWIFTYD"
+OURS_PID=$D_PID OURS_URL="$D_APP/v1/users/bob"
 SIDES=(ours)
 if [ -n "$BASELINE_SWIFTYD" ]; then
-    read -r BASE_PID BASE_URL <<<"$(start_side baseline "$BASELINE_SWIFTYD")"
+    start_side baseline "$BASELINE_SWIFTYD"
+    BASE_PID=$D_PID BASE_URL="$D_APP/v1/users/bob"
     SIDES=(ours baseline)
 fi
 
