@@ -5,8 +5,8 @@ import Testing
 
 @testable import SwiftyDaemon
 
-/// `/v1/home` answers 200 while at least one part is served, and a problem with the most
-/// telling status, naming the modules, when none is.
+/// `/v1/home` fetches its three parts at once, answers 200 while at least one part is served,
+/// and a problem with the most telling status, naming the modules, when none is.
 @Suite(.timeLimit(.minutes(2)))
 struct HomeFailureTests {
     static func start(timeoutMilliseconds: Int? = nil) async throws -> (Daemon, SandboxUpstreams, AppClient) {
@@ -22,6 +22,22 @@ struct HomeFailureTests {
         // The token is introspected (and cached) before the faults start.
         #expect(try await app.get("/v1/me").status == 200)
         return (daemon, sandbox, app)
+    }
+
+    /// Three upstreams that each take 400 ms answer the screen in well under the 1.2 s that one
+    /// call after another would take.
+    @Test func thePartsAreFetchedAtOnce() async throws {
+        let (daemon, sandbox, app) = try await Self.start()
+        try sandbox.setFaults(FaultSettings(latency: .milliseconds(400)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let home = try await app.get("/v1/home")
+        let elapsed = clock.now - start
+        #expect(home.status == 200)
+        #expect((home.json?["errors"] as? [Any])?.isEmpty == true)
+        #expect(elapsed >= .milliseconds(400))
+        #expect(elapsed < .milliseconds(1_100))
+        await daemon.drain()
     }
 
     @Test func onePartServedIs200() async throws {

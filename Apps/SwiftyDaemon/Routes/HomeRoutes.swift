@@ -25,10 +25,12 @@ struct HomeRoutes: AppRouteGroup {
     func addRoutes(to routes: inout AppRoutes) {
         routes.add("GET", "/v1/home") { call in
             let user = call.user
+            // Two parts in child tasks, the third in this task meanwhile: the three calls are in
+            // flight at once, and a third child task (its frames' memory) is not needed.
             async let profile = Self.part { try await users.profile(id: user) }
             async let timeline = Self.part { try await feed.timeline(user: user, cursor: nil, limit: 20) }
-            async let wallet = Self.part { try await payments.wallet(user: user) }
-            let screen = HomeScreen(profile: await profile, feed: await timeline, wallet: await wallet)
+            let wallet = await Self.part { try await payments.wallet(user: user) }
+            let screen = HomeScreen(profile: await profile, feed: await timeline, wallet: wallet)
             guard !screen.allFailed else { throw screen.allFailedProblem() }
             return AppAnswer.json(screen)
         }
