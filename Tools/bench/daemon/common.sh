@@ -224,10 +224,15 @@ machine() {
 # FRONT and of UPSTREAMS (space-separated PIDs, may be empty) read around it; further arguments
 # go to wrk (a header, say): measure_front OUT FRONT "UPSTREAMS" URL [WRK_ARGS...]. Prints
 # "req/s p99_ms front_cpu_us upstreams_cpu_us socket_errors non2xx requests", CPU per request.
+# With WARM_DURATION set, the same wrk runs that long first, unmeasured.
 measure_front() {
     local out=$1 front=$2 upstreams=$3 url=$4 seconds f0 f1 u0=0 u1=0 p
     shift 4
     seconds=${DURATION%s}
+    if [ -n "${WARM_DURATION:-}" ]; then
+        timeout --foreground $((${WARM_DURATION%s} + 30)) taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" \
+            -d"$WARM_DURATION" "$@" "$url" >/dev/null
+    fi
     f0=$(cpu_ticks "$front")
     for p in $upstreams; do u0=$((u0 + $(cpu_ticks "$p"))); done
     timeout --foreground $((seconds + 30)) taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" --latency \

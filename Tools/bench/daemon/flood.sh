@@ -40,13 +40,12 @@ require_tools "wrk util-linux curl gawk" wrk taskset curl awk
 build_binaries
 machine "start"
 
-# Each request new: the run's number (wrk's script argument) and a counter (one wrk thread, so
-# the counter alone keeps a run's requests apart).
+# Each request new: the second the wrk run started (runs are seconds apart) and a counter (one
+# wrk thread, so the counter alone keeps a run's requests apart).
 if [ "$FLOOD" = tokens ]; then
     cat >"$WORK/flood.lua" <<'LUA'
 local counter = 0
-local run = "0"
-init = function(args) run = args[1] end
+local run = os.time()
 request = function()
     counter = counter + 1
     return wrk.format(nil, nil, { ["Authorization"] = "Bearer flood-" .. run .. "-" .. counter })
@@ -56,11 +55,11 @@ LUA
 else
     cat >"$WORK/flood.lua" <<LUA
 local counter = 0
-local run = "0"
-init = function(args) run = args[1] end
+local run = os.time()
 request = function()
     counter = counter + 1
-    local address = string.format("2001:db8:%x::%x:%x", tonumber(run), math.floor(counter / 65536), counter % 65536)
+    local address = string.format("2001:db8:%x:%x::%x:%x", math.floor(run / 65536) % 65536, run % 65536,
+        math.floor(counter / 65536) % 65536, counter % 65536)
     return wrk.format(nil, nil, { ["Authorization"] = "Bearer $TOKEN", ["X-Forwarded-For"] = address })
 end
 LUA
@@ -87,60 +86,36 @@ start_side() {
     [ "$status" = "$expected" ] || { echo "$name answered $status to the first request, not $expected" >&2; exit 1; }
 }
 
-# One round on one side: warm, then measure, each with a run number of its own; prints
-# "answers/s cpu_us_per_request unexpected" (socket errors, and for FLOOD=addresses non-2xx
-# answers: every answer of FLOOD=tokens is a 401).
-RUN=0
-flood_round() {
-    local name=$1 pid=$2 url=$3 before after seconds=${DURATION%s} warm=${WARM%s} unexpected
-    RUN=$((RUN + 1))
-    timeout --foreground $((warm + 30)) taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$WARM" \
-        -s "$WORK/flood.lua" "$url" -- "$RUN" >/dev/null
-    RUN=$((RUN + 1))
-    before=$(cpu_ticks "$pid")
-    timeout --foreground $((seconds + 30)) taskset -c "$WRK_CORE" wrk -t1 -c"$CONNECTIONS" -d"$DURATION" \
-        -s "$WORK/flood.lua" "$url" -- "$RUN" >"$WORK/$name.wrk"
-    after=$(cpu_ticks "$pid")
-    unexpected=$(wrk_socket_errors "$WORK/$name.wrk")
-    [ "$FLOOD" = tokens ] || unexpected=$((unexpected + $(wrk_non2xx "$WORK/$name.wrk")))
-    FLOOD_RESULT=$(awk -v r="$(wrk_rps "$WORK/$name.wrk")" -v n="$(wrk_requests "$WORK/$name.wrk")" \
-        -v c=$((after - before)) -v t="$TICK_US" -v x="$unexpected" 'BEGIN { printf "%s %.2f %d\n", r, c * t / n, x }')
-}
-
+# Each round of each side warms for WARM (measure_front's WARM_DURATION), then measures.
+WARM_DURATION=$WARM
+WRK_ARGS=(-s "$WORK/flood.lua")
 start_side ours "$SWIFTYD"
-OURS_PID=$D_PID OURS_URL="$D_APP/v1/users/bob"
-SIDES=(ours)
+OURS=(ours "$D_PID" "" "$D_APP/v1/users/bob")
 if [ -n "$BASELINE_SWIFTYD" ]; then
     start_side baseline "$BASELINE_SWIFTYD"
-    BASE_PID=$D_PID BASE_URL="$D_APP/v1/users/bob"
-    SIDES=(ours baseline)
+    interleave "${OURS[@]}" baseline "$D_PID" "" "$D_APP/v1/users/bob"
+else
+    ROUNDS_A=()
+    for round in $(seq 1 "$ROUNDS"); do
+        ROUNDS_A+=("$(measure_front "$WORK/ours.wrk" "${OURS[1]}" "" "${OURS[3]}" "${WRK_ARGS[@]}")")
+        echo "round $round (req/s p99_ms front_us upstreams_us socket_errors non2xx requests): ${ROUNDS_A[-1]}" >&2
+    done
 fi
 
-OURS=() BASE=()
-for round in $(seq 1 "$ROUNDS"); do
-    order=("${SIDES[@]}")
-    # The order alternates, so that load from elsewhere falls on both alike.
-    if [ ${#SIDES[@]} = 2 ] && [ $((round % 2)) = 0 ]; then order=(baseline ours); fi
-    line="round $round (answers/s cpu_us unexpected):"
-    for side in "${order[@]}"; do
-        if [ "$side" = ours ]; then
-            flood_round ours "$OURS_PID" "$OURS_URL"
-            OURS+=("$FLOOD_RESULT")
-        else
-            flood_round baseline "$BASE_PID" "$BASE_URL"
-            BASE+=("$FLOOD_RESULT")
-        fi
-        line+=" $side $FLOOD_RESULT |"
-    done
-    echo "$line" >&2
-done
-
+# A median line: answers/s, CPU per request and unexpected answers (socket errors, and for
+# FLOOD=addresses non-2xx answers: every answer of FLOOD=tokens is a 401): summary ROUND_LINE...
+summary() {
+    local non2xx=1
+    [ "$FLOOD" = addresses ] || non2xx=0
+    echo "$(median_of 1 "$@") answers/s, $(median_of 3 "$@") us CPU per request, unexpected answers" \
+        "$(printf '%s\n' "$@" | awk -v k="$non2xx" '{ print $5 + k * $6 }' | median)"
+}
 echo "flood of fresh $FLOOD, GET /v1/users/bob, $CONNECTIONS connections, median of $ROUNDS rounds of $DURATION:"
-echo "  swiftyd: $(median_of 1 "${OURS[@]}") answers/s, $(median_of 2 "${OURS[@]}") us CPU per request, unexpected answers $(median_of 3 "${OURS[@]}")"
-if [ ${#BASE[@]} -gt 0 ]; then
-    echo "  baseline: $(median_of 1 "${BASE[@]}") answers/s, $(median_of 2 "${BASE[@]}") us CPU per request, unexpected answers $(median_of 3 "${BASE[@]}")"
-    awk -v a="$(median_of 1 "${OURS[@]}")" -v b="$(median_of 1 "${BASE[@]}")" -v c="$(median_of 2 "${OURS[@]}")" \
-        -v d="$(median_of 2 "${BASE[@]}")" \
+echo "  swiftyd: $(summary "${ROUNDS_A[@]}")"
+if [ -n "$BASELINE_SWIFTYD" ]; then
+    echo "  baseline: $(summary "${ROUNDS_B[@]}")"
+    awk -v a="$(median_of 1 "${ROUNDS_A[@]}")" -v b="$(median_of 1 "${ROUNDS_B[@]}")" \
+        -v c="$(median_of 3 "${ROUNDS_A[@]}")" -v d="$(median_of 3 "${ROUNDS_B[@]}")" \
         'BEGIN { printf "  swiftyd / baseline: answers/s %.2fx, CPU per request %.2fx\n", a / b, c / d }'
 fi
 machine "end"
