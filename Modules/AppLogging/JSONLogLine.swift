@@ -13,7 +13,17 @@ package struct JSONLogLine {
 
     /// Starts a line with the record's fixed members.
     package init(date: Date, level: Logger.Level, label: String, message: String) {
-        bytes.reserveCapacity(320)
+        self.init(appendingTo: [], date: date, level: level, label: label, message: message)
+    }
+
+    /// Starts a line after the bytes of `buffer`, which ``finish(newline:)`` returns with the
+    /// line added: a batch of lines grows in one buffer instead of copying each line into it.
+    package init(appendingTo buffer: consuming [UInt8], date: Date, level: Logger.Level, label: String, message: String)
+    {
+        bytes = buffer
+        // Room for a typical line; doubling when short, since an exact reservation per line
+        // would copy a growing batch at every line.
+        if bytes.capacity - bytes.count < 320 { bytes.reserveCapacity(max(bytes.count + 320, 2 * bytes.capacity)) }
         LogLineFormatter.append(#"{"ts":""#, to: &bytes)
         LogLineFormatter.appendTimestamp(date, to: &bytes)
         LogLineFormatter.append(#"","level":""#, to: &bytes)

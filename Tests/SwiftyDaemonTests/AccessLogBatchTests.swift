@@ -34,7 +34,7 @@ struct AccessLogBatchTests {
         let sink = Sink()
         let batch = AccessLogBatch(eventLoops: EventLoopHost.loops, sink: sink.record)
         let callsWhileWriting = try await EventLoopHost.run {
-            for number in 0..<5 { batch.write(Self.line(number)) }
+            for number in 0..<5 { batch.write { $0.append(contentsOf: Self.line(number)) } }
             return sink.count
         }
         #expect(callsWhileWriting == 0, "lines were written before the loop's turn ended")
@@ -42,12 +42,26 @@ struct AccessLogBatchTests {
         #expect(calls == [(0..<5).flatMap(Self.line)])
     }
 
+    /// The buffer a turn's lines were written from starts the next turn empty.
+    @Test func eachTurnWritesOnlyItsOwnLines() async throws {
+        let sink = Sink()
+        let batch = AccessLogBatch(eventLoops: EventLoopHost.loops, sink: sink.record)
+        for turn in 0..<3 {
+            try await EventLoopHost.run {
+                for number in 0..<4 { batch.write { $0.append(contentsOf: Self.line(turn * 10 + number)) } }
+            }
+            _ = try await sink.waitForCalls(turn + 1)
+        }
+        let calls = try await sink.waitForCalls(3)
+        #expect(calls == (0..<3).map { turn in (0..<4).flatMap { Self.line(turn * 10 + $0) } })
+    }
+
     @Test func linesOffALoopAreWrittenAtOnce() {
         let sink = Sink()
         let batch = AccessLogBatch(eventLoops: EventLoopHost.loops, sink: sink.record)
-        batch.write(Self.line(1))
+        batch.write { $0.append(contentsOf: Self.line(1)) }
         #expect(sink.count == 1)
-        batch.write(Self.line(2))
+        batch.write { $0.append(contentsOf: Self.line(2)) }
         #expect(sink.calls.withLock { $0 } == [Self.line(1), Self.line(2)])
     }
 
@@ -57,8 +71,8 @@ struct AccessLogBatchTests {
         let long = Array(repeating: UInt8(ascii: "x"), count: 1000) + [UInt8(ascii: "\n")]
         let lineCount = AccessLogBatch.flushThreshold / long.count + 1
         let callsWhileWriting = try await EventLoopHost.run {
-            for _ in 0..<lineCount { batch.write(long) }
-            batch.write(Self.line(0))
+            for _ in 0..<lineCount { batch.write { $0.append(contentsOf: long) } }
+            batch.write { $0.append(contentsOf: Self.line(0)) }
             return sink.count
         }
         #expect(callsWhileWriting > 0, "the batch past its threshold was not written at once")

@@ -41,6 +41,16 @@ struct AccessLogLineTests {
         #expect(String(decoding: expected, as: UTF8.self).hasSuffix("}\n"))
     }
 
+    /// Appended to a batch, a line adds exactly its own bytes and keeps the lines before it.
+    @Test func appendingAddsTheSameBytesAfterTheBatch() {
+        let date = Date(timeIntervalSince1970: 1_796_000_000.5)
+        var batch: [UInt8] = []
+        for line in Self.lines { line.append(to: &batch, date: date, label: "swiftyd.access") }
+        let separately = Self.lines.flatMap { $0.bytes(date: date, label: "swiftyd.access") }
+        #expect(batch == separately)
+        #expect(batch.count(where: { $0 == UInt8(ascii: "\n") }) == Self.lines.count)
+    }
+
     /// The access line's duration: whole milliseconds, a point and two decimals, rounded half
     /// away from zero; nothing negative, nothing unbounded.
     @Test(arguments: [

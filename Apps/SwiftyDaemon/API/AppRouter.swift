@@ -87,12 +87,13 @@ struct AppRouter {
             metrics.refusals.increment(LabelValues(refused.reason))
             let seconds =
                 Double(refused.duration.components.seconds) + Double(refused.duration.components.attoseconds) / 1e18
-            var line = AccessLogLine(
+            let line = AccessLogLine(
                 requestID: "-", method: refused.method.isEmpty ? "-" : refused.method, route: "refused",
-                status: String(refused.status), durationMilliseconds: Self.milliseconds(seconds), upstream: [])
-            line.refusal = refused.reason
+                status: String(refused.status), durationMilliseconds: Self.milliseconds(seconds), upstream: [],
+                refusal: refused.reason)
             if let accessLogBatch {
-                accessLogBatch.write(line.bytes(date: Date(), label: accessLog.label))
+                let label = accessLog.label
+                accessLogBatch.write { line.append(to: &$0, date: Date(), label: label) }
             } else {
                 accessLog.info("request", metadata: line.metadata)
             }
@@ -124,16 +125,19 @@ struct AppRouter {
         let status = String(response.status)
         metrics.requests.increment(LabelValues(route, Self.methodLabel(request.method), status))
         metrics.requestDuration.observe(LabelValues(route), seconds)
-        var line = AccessLogLine(
-            requestID: trace.requestID, method: request.method, route: route, status: status,
-            durationMilliseconds: Self.milliseconds(seconds), upstream: trace.recorded
-        )
+        var client: String?
         if !trustedProxies.isEmpty {
-            line.client = ClientAddress.resolve(
+            client = ClientAddress.resolve(
                 peer: request.remoteAddress, headers: request.headers, trusted: trustedProxies)
         }
+        // A constant, so the batch's closure reads it where it is instead of copying it.
+        let line = AccessLogLine(
+            requestID: trace.requestID, method: request.method, route: route, status: status,
+            durationMilliseconds: Self.milliseconds(seconds), upstream: trace.recorded, client: client
+        )
         if let accessLogBatch {
-            accessLogBatch.write(line.bytes(date: Date(), label: accessLog.label))
+            let label = accessLog.label
+            accessLogBatch.write { line.append(to: &$0, date: Date(), label: label) }
         } else {
             // The metadata is built only when the line is written (an autoclosure).
             accessLog.info("request", metadata: line.metadata)

@@ -52,16 +52,21 @@ final class AccessLogBatch: Sendable {
         self.init(eventLoops: eventLoops) { bytes in stream.writeBytes(bytes) }
     }
 
-    /// Adds one finished line (its newline included).
-    func write(_ line: [UInt8]) {
+    /// Adds one line: `appendLine` appends it, newline included, to the bytes it is handed (the
+    /// loop's pending lines, so the line is written in place). Inlined, so that the closure reads
+    /// the caller's line where it is instead of copying it.
+    @inline(__always)
+    func write(_ appendLine: (inout [UInt8]) -> Void) {
         guard let loop = eventLoops?.loopOfCaller, let lines = pending[ObjectIdentifier(loop)] else {
+            var line: [UInt8] = []
+            appendLine(&line)
             line.withUnsafeBytes(sink)
             return
         }
         let (queueFlush, full) = lines.bytes.withLock { bytes -> (Bool, Bool) in
             // The first line since the last flush queues the next one.
             let isFirst = bytes.isEmpty
-            bytes.append(contentsOf: line)
+            appendLine(&bytes)
             return (isFirst, bytes.count >= Self.flushThreshold)
         }
         if full {
@@ -74,12 +79,13 @@ final class AccessLogBatch: Sendable {
 
     /// Writes the lines waiting for one loop.
     private func flush(_ lines: LoopLines) {
-        let bytes = lines.bytes.withLock { bytes in
-            defer { bytes = [] }
-            return bytes
-        }
-        bytes.withUnsafeBytes { buffer in
-            for chunk in Self.chunks(of: buffer) { sink(UnsafeRawBufferPointer(rebasing: buffer[chunk])) }
+        // Written under the lock, which only this loop's thread takes; the buffer keeps its
+        // storage for the next turn's lines instead of growing from empty again.
+        lines.bytes.withLock { bytes in
+            bytes.withUnsafeBytes { buffer in
+                for chunk in Self.chunks(of: buffer) { sink(UnsafeRawBufferPointer(rebasing: buffer[chunk])) }
+            }
+            bytes.removeAll(keepingCapacity: true)
         }
     }
 

@@ -44,7 +44,17 @@ struct AccessLogLine {
     /// The JSON line a ``StreamLogHandler`` writes for an `info` record `"request"` with
     /// ``metadata`` (keys in sorted order, as its formatter puts them), newline included.
     func bytes(date: Date, label: String) -> [UInt8] {
-        var line = JSONLogLine(date: date, level: .info, label: label, message: "request")
+        var bytes: [UInt8] = []
+        append(to: &bytes, date: date, label: label)
+        return bytes
+    }
+
+    /// Appends ``bytes(date:label:)`` to `buffer`, in place.
+    func append(to buffer: inout [UInt8], date: Date, label: String) {
+        // Moved out and back, so the line grows the buffer's own storage without a copy.
+        var taken: [UInt8] = []
+        swap(&taken, &buffer)
+        var line = JSONLogLine(appendingTo: consume taken, date: date, level: .info, label: label, message: "request")
         if let client { line.member("client", client) }
         line.member("duration_ms", durationMilliseconds)
         line.member("method", method)
@@ -63,7 +73,7 @@ struct AccessLogLine {
             line.closeObject()
         }
         line.closeArray()
-        return line.finish(newline: true)
+        buffer = line.finish(newline: true)
     }
 
     /// `logger`'s handler when access lines may bypass `Logger`: a JSON ``StreamLogHandler``,

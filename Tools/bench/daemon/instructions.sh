@@ -19,6 +19,8 @@
 # state is contended and single-flight shares identical reads (so the proxied counts move with
 # how much it shared).
 # With BASELINE_SWIFTYD (another build), the same is counted for it, and the ratio printed.
+# swiftyd runs at its default log level, so each request writes its access-log line (to a file);
+# LOG_LEVEL=warning counts the requests without it.
 set -euo pipefail
 
 WARM=${WARM:-200}
@@ -26,6 +28,7 @@ MANY=${MANY:-2000}
 CONNECTIONS=${CONNECTIONS:-1}
 DURATION=${DURATION:-8s}
 BASELINE_SWIFTYD=${BASELINE_SWIFTYD:-}
+LOG_LEVEL=${LOG_LEVEL:-info}
 
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT"
@@ -76,7 +79,7 @@ count_side() {
     } >"$WORK/$name.spec"
     call_counter "$WORK/$name.spec" "$WORK/$name.calls"
     D_RUNNER=("${CALL_RUNNER[@]}")
-    D_BINARY=$binary D_CONFIG="$WORK/live.json" start_swiftyd "$name" SWIFTY_LOG_LEVEL=warning
+    D_BINARY=$binary D_CONFIG="$WORK/live.json" start_swiftyd "$name" SWIFTY_LOG_LEVEL="$LOG_LEVEL"
     D_RUNNER=()
     for kind in 401 users home; do
         case $kind in
