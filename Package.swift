@@ -124,7 +124,7 @@ package.targets += [
     .target(name: "HTTPFramingCorpus", path: "Tests/HTTPFramingCorpus"),
     .testTarget(
         name: "HTTPServerTests",
-        dependencies: ["HTTPServer", "HTTPTypes", "EventLoops", "HTTPFramingCorpus", "ServiceTesting"],
+        dependencies: ["HTTPServer", "HTTPTypes", "EventLoops", "HTTPFramingCorpus", "ServiceTesting", "AppLogging"],
         path: "Tests/HTTPServerTests"),
 ]
 

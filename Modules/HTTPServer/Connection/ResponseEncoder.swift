@@ -10,6 +10,23 @@ enum ResponseEncoder {
     struct Outcome {
         /// Whether the response asked for the connection to close.
         var handlerAskedToClose: Bool
+        /// The handler's status when it was not one (500 was sent instead).
+        var invalidStatus: Int?
+        /// The names of the fields left out for a malformed name or value.
+        var droppedFields: [String] = []
+
+        /// Logs what was wrong with the handler's answer, if anything. The caller logs, so that
+        /// an answer without a fault costs no copy of the logger.
+        func report(to logger: Logger) {
+            if let invalidStatus {
+                logger.error("handler answered with an invalid status", metadata: ["status": "\(invalidStatus)"])
+            }
+            for name in droppedFields {
+                // A CR or LF in a field would let a value forge fields or a second response.
+                logger.warning(
+                    "dropped a response field with a malformed name or value", metadata: ["field": "\(name)"])
+            }
+        }
     }
 
     /// Appends `response` to `output`.
@@ -20,11 +37,12 @@ enum ResponseEncoder {
     ///   - dateLine: The `Date` field line, CRLF included.
     static func encode(
         _ response: ServerResponse, into output: inout [UInt8], close: Bool, keepAliveField: Bool, bodyless: Bool,
-        dateLine: [UInt8], logger: Logger
+        dateLine: [UInt8]
     ) -> Outcome {
+        var outcome = Outcome(handlerAskedToClose: false)
         var status = response.status
         if !(200...599).contains(status) {
-            logger.error("handler answered with an invalid status", metadata: ["status": "\(status)"])
+            outcome.invalidStatus = status
             status = 500
         }
         var askedToClose = false
@@ -45,9 +63,7 @@ enum ResponseEncoder {
                 continue
             }
             guard isFieldName(field.name), isFieldValue(field.value) else {
-                // A CR or LF here would let a value forge fields or a second response.
-                logger.warning(
-                    "dropped a response field with a malformed name or value", metadata: ["field": "\(field.name)"])
+                outcome.droppedFields.append(field.name)
                 continue
             }
             output.append(contentsOf: field.name.utf8)
@@ -69,7 +85,8 @@ enum ResponseEncoder {
         }
         output.append(contentsOf: "\r\n".utf8)
         if hasBody && !bodyless { output.append(contentsOf: response.body) }
-        return Outcome(handlerAskedToClose: askedToClose)
+        outcome.handlerAskedToClose = askedToClose
+        return outcome
     }
 
     /// Appends the decimal digits of `value` (not negative), without making a string of them.

@@ -257,13 +257,13 @@ final class ServerConnection: @unchecked Sendable {
         }
         // The rest of the parts is kept (version and keep-alive decide the answer's framing) and
         // reset once the answer is written.
-        let serverRequest = request.takeRequest(remote: remote)
         generation &+= 1
-        let generation = self.generation
         core.inFlight.add(1, ordering: .relaxed)
         handlerDeadline = core.configuration.handlerTimeout.map { .now + $0 }
+        // The request is made in the job it travels in, and the job in the call: each named
+        // first was copied on.
         handlerWorker = owner.workers.start(
-            HandlerWorker.Job(request: serverRequest, connection: self, generation: generation))
+            HandlerWorker.Job(request: request.takeRequest(remote: remote), connection: self, generation: generation))
         // Run the loop's queue now: a handler that does not really wait answers here, before the
         // next pipelined request is parsed.
         loop.runQueuedJobs()
@@ -299,7 +299,8 @@ final class ServerConnection: @unchecked Sendable {
         let isHTTP10 = request.major == 1 && request.minor == 0
         let outcome = ResponseEncoder.encode(
             response, into: &output, close: mustClose, keepAliveField: isHTTP10 && !mustClose,
-            bodyless: answerIsBodyless, dateLine: owner.dateLine(), logger: core.logger)
+            bodyless: answerIsBodyless, dateLine: owner.dateLine())
+        if outcome.invalidStatus != nil || !outcome.droppedFields.isEmpty { outcome.report(to: core.logger) }
         // Only this answer was to HEAD: a refusal of the next request must carry its body.
         answerIsBodyless = false
         request.reset()

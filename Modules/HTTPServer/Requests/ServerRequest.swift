@@ -47,6 +47,23 @@ public struct ServerRequest: Sendable {
         body: Data = Data(),
         remoteAddress: String = ""
     ) {
+        self.init(
+            method: method, target: target, version: version, headers: headers, body: body,
+            remote: RemoteAddress(text: remoteAddress))
+    }
+
+    /// Creates a request with an address as the connection reported it (the server's path).
+    ///
+    /// Every stored property is set here once: delegating to the public initializer and then
+    /// setting `remote` copied the whole request, for every request the server reads.
+    init(
+        method: String,
+        target: String,
+        version: String,
+        headers: ServerHeaders,
+        body: Data,
+        remote: RemoteAddress
+    ) {
         self.method = method
         self.target = target
         if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
@@ -59,19 +76,6 @@ public struct ServerRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
-        self.remote = RemoteAddress(text: remoteAddress)
-    }
-
-    /// Creates a request with an address as the connection reported it (the server's path).
-    init(
-        method: String,
-        target: String,
-        version: String,
-        headers: ServerHeaders,
-        body: Data,
-        remote: RemoteAddress
-    ) {
-        self.init(method: method, target: target, version: version, headers: headers, body: body)
         self.remote = remote
     }
 }

@@ -32,7 +32,7 @@ final class HandlerWorkers: @unchecked Sendable {
     }
 
     /// Hands `job` to a parked worker, or to a new one; returns the worker.
-    func start(_ job: HandlerWorker.Job) -> HandlerWorker {
+    func start(_ job: consuming HandlerWorker.Job) -> HandlerWorker {
         if let (worker, continuation) = parked.popLast() {
             continuation.resume(returning: job)
             return worker

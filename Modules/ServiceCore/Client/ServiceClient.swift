@@ -22,21 +22,43 @@ import Synchronization
 /// thrown as a ``ServiceError``.
 public struct ServiceClient<S: Service>: Sendable {
     /// The module's base URL, validated when the client was created.
-    public let baseURL: URL
+    public var baseURL: URL { storage.baseURL }
     /// The transport that does the I/O.
-    public let transport: any Transport
+    public var transport: any Transport { storage.transport }
     /// The middlewares, outermost first.
-    public let middlewares: [any Middleware]
+    public var middlewares: [any Middleware] { storage.middlewares }
     /// Encoders, decoders, default headers and limits.
-    public let configuration: ServiceClientConfiguration
+    public var configuration: ServiceClientConfiguration { storage.configuration }
 
-    /// The base URL's text without a trailing `/`, joined with each case's path.
-    private let basePrefix: String
-    /// The middlewares folded around the transport (``makeChain(transport:middlewares:)``).
-    private let chain: Next
-    /// Stands for this client's decoder in the values decoded from a shared answer, so that a
-    /// client with other decoder settings never takes them.
-    private let decodingScope = DecodingScope()
+    /// What the client was made with, in one object: a feature module's client and each call
+    /// hold and pass the client by value, and a copy then counts one reference, not a dozen.
+    private final class Storage: Sendable {
+        let baseURL: URL
+        let transport: any Transport
+        let middlewares: [any Middleware]
+        let configuration: ServiceClientConfiguration
+        /// The base URL's text without a trailing `/`, joined with each case's path.
+        let basePrefix: String
+        /// The middlewares folded around the transport (``makeChain(transport:middlewares:)``).
+        let chain: Next
+        /// Stands for this client's decoder in the values decoded from a shared answer, so that
+        /// a client with other decoder settings never takes them.
+        let decodingScope = DecodingScope()
+
+        init(
+            baseURL: URL, transport: any Transport, middlewares: [any Middleware],
+            configuration: ServiceClientConfiguration, chain: @escaping Next
+        ) {
+            self.baseURL = baseURL
+            self.basePrefix = BaseURLValidator.prefix(of: baseURL)
+            self.transport = transport
+            self.middlewares = middlewares
+            self.configuration = configuration
+            self.chain = chain
+        }
+    }
+
+    private let storage: Storage
 
     /// Creates a client.
     /// - Parameters:
@@ -93,12 +115,9 @@ public struct ServiceClient<S: Service>: Sendable {
                 message: error.description
             )
         }
-        self.baseURL = validated
-        self.basePrefix = BaseURLValidator.prefix(of: validated)
-        self.transport = transport
-        self.middlewares = middlewares
-        self.configuration = configuration
-        self.chain = Self.makeChain(transport: transport, middlewares: middlewares)
+        storage = Storage(
+            baseURL: validated, transport: transport, middlewares: middlewares, configuration: configuration,
+            chain: Self.makeChain(transport: transport, middlewares: middlewares))
     }
 
     /// Builds the request for a case without sending it: URL, method, headers, body and timeout.
@@ -116,7 +135,7 @@ public struct ServiceClient<S: Service>: Sendable {
         let encoded: RequestTask.Encoded
         do {
             encoded = try service.task.encoded(
-                encoder: configuration.jsonEncoder,
+                encoder: storage.configuration.jsonEncoder,
                 boundary: MultipartEncoder.randomBoundary
             )
         } catch {
@@ -129,7 +148,7 @@ public struct ServiceClient<S: Service>: Sendable {
             }
             prefix = BaseURLValidator.prefix(of: validated)
         } else {
-            prefix = basePrefix
+            prefix = storage.basePrefix
         }
         let path = service.path.encoded
         guard PercentEncoding.isValidEncodedPath(path) else {
@@ -139,7 +158,7 @@ public struct ServiceClient<S: Service>: Sendable {
         // holds only RFC 3986 path characters and the query only unreserved ones and escapes.
         let urlText = RequestURL.join(prefix: prefix, path: path, query: encoded.query)
         let headers = Self.mergeHeaders(
-            defaults: configuration.defaultHeaders,
+            defaults: storage.configuration.defaultHeaders,
             contentType: encoded.contentType,
             service: service.headers
         )
@@ -176,20 +195,21 @@ public struct ServiceClient<S: Service>: Sendable {
         // Naming a case takes reflection: once per call.
         let operation = service.operationName
         let attempts = AttemptCounter()
-        let requestID = configuration.requestIDGenerator()
-        var context = MiddlewareContext(
+        let requestID = storage.configuration.requestIDGenerator()
+        // A constant, so the chain's closure below reads it where it is instead of copying it.
+        let context = MiddlewareContext(
             module: S.moduleName,
             operation: operation,
             requestID: requestID,
             policy: policy,
-            clientLogger: configuration.logger
+            clientLogger: storage.configuration.logger,
+            attempts: attempts
         )
-        context.attempts = attempts
         let response: HTTPResponse
         do {
             if Task.isCancelled { throw CancellationError() }
             response = try await MiddlewareContext.$current.withValue(context) {
-                try await chain(request, context)
+                try await storage.chain(request, context)
             }
         } catch let error as ServiceError {
             throw error
@@ -203,7 +223,7 @@ public struct ServiceClient<S: Service>: Sendable {
                 operation: operation,
                 message: "HTTP \(response.status) is outside the accepted \(Self.describe(policy.acceptableStatus))",
                 request: request,
-                response: .init(response, limit: configuration.errorBodyLimit),
+                response: .init(response, limit: storage.configuration.errorBodyLimit),
                 envelope: decodeEnvelope(response),
                 attempts: attempts.value
             )
@@ -224,13 +244,14 @@ public struct ServiceClient<S: Service>: Sendable {
     {
         let response = try await send(service)
         do {
+            // The closure takes the decoder alone: capturing `self` would copy the whole client.
+            let decoder = storage.configuration.jsonDecoder
             let decode = {
-                try KeyPathDecoding.decode(
-                    type, from: response.body, keyPath: keyPath, decoder: configuration.jsonDecoder)
+                try KeyPathDecoding.decode(type, from: response.body, keyPath: keyPath, decoder: decoder)
             }
             // A response shared among identical reads is decoded once for all their callers.
             guard let shared = response.sharedDecodings else { return try decode() }
-            return try shared.value(.init(decoder: decodingScope, type: type, keyPath: keyPath), decode: decode)
+            return try shared.value(.init(decoder: storage.decodingScope, type: type, keyPath: keyPath), decode: decode)
         } catch {
             throw ServiceError(
                 code: .decoding,
@@ -238,7 +259,7 @@ public struct ServiceClient<S: Service>: Sendable {
                 operation: service.operationName,
                 message: "the body does not decode as \(T.self)\(keyPath.map { " at \"\($0)\"" } ?? ""): "
                     + KeyPathDecoding.explain(error),
-                response: .init(response, limit: configuration.errorBodyLimit),
+                response: .init(response, limit: storage.configuration.errorBodyLimit),
                 underlying: error
             )
         }
@@ -266,7 +287,7 @@ public struct ServiceClient<S: Service>: Sendable {
 
     private func decodeEnvelope(_ response: HTTPResponse) -> (any Sendable)? {
         guard S.ErrorEnvelope.self != NoErrorEnvelope.self, !response.body.isEmpty else { return nil }
-        return try? configuration.jsonDecoder.decode(S.ErrorEnvelope.self, from: response.body)
+        return try? storage.configuration.jsonDecoder.decode(S.ErrorEnvelope.self, from: response.body)
     }
 
     private func failure(_ code: ServiceError.Code, _ service: S, _ message: String, underlying: (any Error)? = nil)

@@ -57,7 +57,14 @@ public struct MiddlewareContext: Sendable {
     }
 
     /// Creates a client's context, whose ``logger`` is `clientLogger` with the call's metadata.
-    package init(module: String, operation: String, requestID: String, policy: RequestPolicy, clientLogger: Logger) {
+    package init(
+        module: String,
+        operation: String,
+        requestID: String,
+        policy: RequestPolicy,
+        clientLogger: Logger,
+        attempts: AttemptCounter?
+    ) {
         self.module = module
         self.operation = operation
         self.attempt = 1
@@ -65,6 +72,7 @@ public struct MiddlewareContext: Sendable {
         self.policy = policy
         self.given = nil
         self.clientLogger = clientLogger
+        self.attempts = attempts
     }
 }
 
