@@ -260,8 +260,8 @@ final class ServerConnection: @unchecked Sendable {
         generation &+= 1
         core.inFlight.add(1, ordering: .relaxed)
         handlerDeadline = core.configuration.handlerTimeout.map { .now + $0 }
-        // The request is made in the job it travels in, and the job in the call: each named
-        // first was copied on.
+        // The request is made inside its job and the job inside the call: bound to a name
+        // first, each was copied when handed on.
         handlerWorker = owner.workers.start(
             HandlerWorker.Job(request: request.takeRequest(remote: remote), connection: self, generation: generation))
         // Run the loop's queue now: a handler that does not really wait answers here, before the
