@@ -29,6 +29,13 @@ struct AccessLogLineTests {
         ),
     ]
 
+    /// The line alone, appended to an empty buffer.
+    static func bytes(of line: AccessLogLine, date: Date) -> [UInt8] {
+        var bytes: [UInt8] = []
+        line.append(to: &bytes, date: date, label: "swiftyd.access")
+        return bytes
+    }
+
     @Test(arguments: lines)
     func directBytesEqualTheLoggersLine(_ line: AccessLogLine) {
         let date = Date(timeIntervalSince1970: 1_796_000_000.123)
@@ -37,7 +44,7 @@ struct AccessLogLineTests {
             source: "swiftyd.access", file: #fileID, line: #line
         )
         let expected = LogLineFormatter.jsonBytes(record, newline: true)
-        #expect(line.bytes(date: date, label: "swiftyd.access") == expected)
+        #expect(Self.bytes(of: line, date: date) == expected)
         #expect(String(decoding: expected, as: UTF8.self).hasSuffix("}\n"))
     }
 
@@ -46,7 +53,7 @@ struct AccessLogLineTests {
         let date = Date(timeIntervalSince1970: 1_796_000_000.5)
         var batch: [UInt8] = []
         for line in Self.lines { line.append(to: &batch, date: date, label: "swiftyd.access") }
-        let separately = Self.lines.flatMap { $0.bytes(date: date, label: "swiftyd.access") }
+        let separately = Self.lines.flatMap { Self.bytes(of: $0, date: date) }
         #expect(batch == separately)
         #expect(batch.count(where: { $0 == UInt8(ascii: "\n") }) == Self.lines.count)
     }

@@ -11,12 +11,16 @@ struct InMemoryTokenCacheTests {
         TokenCacheEntry(userID: user, expiresAt: epoch + seconds)
     }
 
+    /// A cache of `capacity` with `stores` (token, user, seconds to expiry) made in order.
+    private static func cache(capacity: Int, _ stores: [(String, String?, Double)]) async -> InMemoryTokenCache {
+        let cache = InMemoryTokenCache(capacity: capacity)
+        for (token, user, seconds) in stores { await cache.store(token, entry: entry(user, in: seconds)) }
+        return cache
+    }
+
     @Test func fullCachePushesOutTheEntryClosestToExpiry() async {
-        let cache = InMemoryTokenCache(capacity: 3)
-        await cache.store("a", entry: Self.entry("alice", in: 30))
-        await cache.store("b", entry: Self.entry("bob", in: 10))
-        await cache.store("c", entry: Self.entry("carol", in: 20))
-        await cache.store("d", entry: Self.entry("dave", in: 40))
+        let cache = await Self.cache(
+            capacity: 3, [("a", "alice", 30), ("b", "bob", 10), ("c", "carol", 20), ("d", "dave", 40)])
         #expect(await cache.lookup("b", now: Self.epoch) == nil)
         for (token, user) in [("a", "alice"), ("c", "carol"), ("d", "dave")] {
             #expect(await cache.lookup(token, now: Self.epoch)?.userID == user)
@@ -28,10 +32,7 @@ struct InMemoryTokenCacheTests {
     }
 
     @Test func expiredEntryGoesBeforeLiveOnes() async {
-        let cache = InMemoryTokenCache(capacity: 2)
-        await cache.store("live", entry: Self.entry("alice", in: 60))
-        await cache.store("old", entry: Self.entry("bob", in: -1))
-        await cache.store("new", entry: Self.entry("carol", in: 5))
+        let cache = await Self.cache(capacity: 2, [("live", "alice", 60), ("old", "bob", -1), ("new", "carol", 5)])
         #expect(await cache.lookup("live", now: Self.epoch)?.userID == "alice")
         #expect(await cache.lookup("new", now: Self.epoch)?.userID == "carol")
         #expect(cache.count == 2)
@@ -39,11 +40,8 @@ struct InMemoryTokenCacheTests {
 
     /// A replaced entry's earlier expiry no longer counts: the entry is pushed out by its latest.
     @Test func replacedEntryKeepsItsLatestExpiry() async {
-        let cache = InMemoryTokenCache(capacity: 2)
-        await cache.store("a", entry: Self.entry("alice", in: 1))
-        await cache.store("b", entry: Self.entry("bob", in: 10))
-        await cache.store("a", entry: Self.entry("alice", in: 100))
-        await cache.store("c", entry: Self.entry("carol", in: 50))
+        let cache = await Self.cache(
+            capacity: 2, [("a", "alice", 1), ("b", "bob", 10), ("a", "alice", 100), ("c", "carol", 50)])
         #expect(await cache.lookup("b", now: Self.epoch) == nil)
         #expect(await cache.lookup("a", now: Self.epoch) == Self.entry("alice", in: 100))
         #expect(await cache.lookup("c", now: Self.epoch)?.userID == "carol")

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// It goes out either as a `Logger` record (``metadata``) or, when the access log writes JSON
 /// lines to a stream and nothing else shapes them, as the same bytes written directly
-/// (``bytes(date:label:)``), without building a `Logger.Metadata` dictionary per request.
+/// (``append(to:date:label:)``), without building a `Logger.Metadata` dictionary per request.
 struct AccessLogLine {
     var requestID: String
     var method: String
@@ -41,15 +41,9 @@ struct AccessLogLine {
         return metadata
     }
 
-    /// The JSON line a ``StreamLogHandler`` writes for an `info` record `"request"` with
-    /// ``metadata`` (keys in sorted order, as its formatter puts them), newline included.
-    func bytes(date: Date, label: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        append(to: &bytes, date: date, label: label)
-        return bytes
-    }
-
-    /// Appends ``bytes(date:label:)`` to `buffer`, in place.
+    /// Appends to `buffer`, in place, the JSON line a ``StreamLogHandler`` writes for an `info`
+    /// record `"request"` with ``metadata`` (keys in sorted order, as its formatter puts them),
+    /// newline included.
     func append(to buffer: inout [UInt8], date: Date, label: String) {
         // Moved out and back, so the line grows the buffer's own storage without a copy.
         var taken: [UInt8] = []

@@ -15,14 +15,16 @@ enum ResponseEncoder {
         /// The names of the fields left out for a malformed name or value.
         var droppedFields: [String] = []
 
-        /// Logs what was wrong with the handler's answer, if anything. The caller logs, so that
-        /// an answer without a fault costs no copy of the logger.
+        /// Whether the handler's answer had to be changed (``report(to:)`` has something to log).
+        var hasFaults: Bool { invalidStatus != nil || !droppedFields.isEmpty }
+
+        /// Logs what was wrong with the handler's answer. The caller logs only when
+        /// ``hasFaults``, so that a sound answer costs no copy of the logger.
         func report(to logger: Logger) {
             if let invalidStatus {
                 logger.error("handler answered with an invalid status", metadata: ["status": "\(invalidStatus)"])
             }
             for name in droppedFields {
-                // A CR or LF in a field would let a value forge fields or a second response.
                 logger.warning(
                     "dropped a response field with a malformed name or value", metadata: ["field": "\(name)"])
             }
@@ -63,6 +65,7 @@ enum ResponseEncoder {
                 continue
             }
             guard isFieldName(field.name), isFieldValue(field.value) else {
+                // A CR or LF here would let a value forge fields or a second response.
                 outcome.droppedFields.append(field.name)
                 continue
             }

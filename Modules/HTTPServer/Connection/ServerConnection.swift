@@ -300,7 +300,7 @@ final class ServerConnection: @unchecked Sendable {
         let outcome = ResponseEncoder.encode(
             response, into: &output, close: mustClose, keepAliveField: isHTTP10 && !mustClose,
             bodyless: answerIsBodyless, dateLine: owner.dateLine())
-        if outcome.invalidStatus != nil || !outcome.droppedFields.isEmpty { outcome.report(to: core.logger) }
+        if outcome.hasFaults { outcome.report(to: core.logger) }
         // Only this answer was to HEAD: a refusal of the next request must carry its body.
         answerIsBodyless = false
         request.reset()
