@@ -20,7 +20,8 @@ public enum ContentDigest {
     }
 
     /// The field value for a body, for example `sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:`.
-    /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
+    /// - Throws: Nothing with the two supported digests (their OpenSSL calls cannot fail); the
+    ///   signature keeps ``SigningError`` for digests that could.
     public static func fieldValue(
         for body: some Collection<UInt8>,
         algorithm: DigestAlgorithm = .sha256
@@ -40,22 +41,20 @@ public enum ContentDigest {
     }
 
     /// The field value for a body, hashed into a stack buffer (no intermediate array).
-    /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
-    static func fieldValue(body: UnsafeRawBufferPointer, algorithm: DigestAlgorithm) throws(SigningError) -> String {
-        let value = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { digest -> String? in
-            guard algorithm.hash(body, into: digest) else { return nil }
+    static func fieldValue(body: UnsafeRawBufferPointer, algorithm: DigestAlgorithm) -> String {
+        withUnsafeTemporaryAllocation(byteCount: SHA2.maximumLength, alignment: 8) { digest in
+            algorithm.hash(body, into: digest.baseAddress!)
             return fieldValue(
                 digest: UnsafeRawBufferPointer(rebasing: digest[..<algorithm.digestLength]), algorithm: algorithm)
         }
-        guard let value else { throw SigningError.openSSL("EVP_Digest (\(algorithm))") }
-        return value
     }
 
     /// Checks a `Content-Digest` field value against the body it arrived with.
     ///
     /// Members with algorithms other than `sha-256` and `sha-512` are ignored; every supported
     /// member must match.
-    /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
+    /// - Throws: Nothing with the two supported digests (their OpenSSL calls cannot fail); the
+    ///   signature keeps ``SigningError`` for digests that could.
     public static func check(
         fieldValue: String,
         body: some Collection<UInt8>
@@ -116,8 +115,7 @@ public enum ContentDigest {
             guard
                 let length = Base64.decodeCanonical(UnsafeBufferPointer(rebasing: field[9..<count - 1]), into: expected)
             else { return nil }
-            // A failed hash is left to the parsing path, which reports OpenSSL's error.
-            guard algorithm.hash(body, into: actual) else { return nil }
+            algorithm.hash(body, into: actual.baseAddress!)
             let same =
                 length == algorithm.digestLength && memcmp(expected.baseAddress!, actual.baseAddress!, length) == 0
             return same ? .valid : .mismatch(algorithm)

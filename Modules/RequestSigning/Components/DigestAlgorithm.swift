@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// A hash algorithm for RFC 9530 `Content-Digest`.
 ///
 /// The raw value is the key used in the field (`sha-256=:...:`).
@@ -17,38 +15,32 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable, CustomStringConvert
         }
     }
 
-    /// Hashes `data` with OpenSSL (`EVP_Digest` with a digest fetched once per process).
-    /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
-    public func hash(_ data: UnsafeRawBufferPointer) throws(SigningError) -> [UInt8] {
-        let md = try OpenSSLAlgorithms.shared.requireDigest(self)
-        var ok = false
-        let digest = [UInt8](unsafeUninitializedCapacity: digestLength) { output, count in
-            var written: UInt32 = 0
-            ok =
-                EVP_Digest(
-                    data.baseAddress ?? UnsafeRawPointer(output.baseAddress!), data.count,
-                    output.baseAddress, &written, md, nil) == 1
-            count = ok ? Int(written) : 0
+    /// The OpenSSL calls behind it.
+    private var digest: SHA2 {
+        switch self {
+        case .sha256: .sha256
+        case .sha512: .sha512
         }
-        guard ok, digest.count == digestLength else { throw SigningError.openSSL("EVP_Digest (\(self))") }
-        return digest
     }
 
-    /// Hashes `data` into `output` (at least ``digestLength`` bytes); returns `false` if OpenSSL
-    /// fails or the output is too small.
-    func hash(_ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
-        guard output.count >= digestLength, let md = try? OpenSSLAlgorithms.shared.requireDigest(self) else {
-            return false
+    /// Hashes `data` with OpenSSL.
+    /// - Throws: Nothing with the two supported digests (their OpenSSL calls cannot fail); the
+    ///   signature keeps ``SigningError`` for digests that could.
+    public func hash(_ data: UnsafeRawBufferPointer) throws(SigningError) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: digestLength) { output, count in
+            hash(data, into: UnsafeMutableRawPointer(output.baseAddress!))
+            count = digestLength
         }
-        var written: UInt32 = 0
-        let ok = EVP_Digest(
-            data.baseAddress ?? UnsafeRawPointer(output.baseAddress!), data.count,
-            output.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, md, nil)
-        return ok == 1 && Int(written) == digestLength
+    }
+
+    /// Hashes `data` into `output`, which holds at least ``digestLength`` bytes.
+    func hash(_ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer) {
+        digest.hash(data, into: output)
     }
 
     /// Hashes the bytes of a collection.
-    /// - Throws: ``SigningError`` with code `cryptoFailure` if OpenSSL fails.
+    /// - Throws: Nothing with the two supported digests (their OpenSSL calls cannot fail); the
+    ///   signature keeps ``SigningError`` for digests that could.
     public func hash(_ data: some Collection<UInt8>) throws(SigningError) -> [UInt8] {
         let result: Result<[UInt8], SigningError>? = data.withContiguousStorageIfAvailable { buffer in
             Result { () throws(SigningError) in try hash(UnsafeRawBufferPointer(buffer)) }

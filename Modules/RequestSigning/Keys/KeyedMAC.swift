@@ -18,8 +18,8 @@ package final class KeyedMAC: @unchecked Sendable {
     package let macLength: Int
 
     /// The SHA-2 family member and its OpenSSL calls.
-    private let digest: Digest
-    /// The inner state, then the outer state, each ``Digest/stateSize`` bytes.
+    private let digest: SHA2
+    /// The inner state, then the outer state, each ``SHA2/stateSize`` bytes.
     private let states: UnsafeMutableRawPointer
 
     /// Creates the key for HMAC with a SHA-2 digest named as OpenSSL names it (`SHA256`,
@@ -27,7 +27,7 @@ package final class KeyedMAC: @unchecked Sendable {
     /// - Throws: ``SigningError`` with code `cryptoFailure` for a digest that is not SHA-224,
     ///   SHA-256, SHA-384 or SHA-512.
     package init(secret: some Collection<UInt8>, digestName: String) throws(SigningError) {
-        guard let digest = Digest(name: digestName) else {
+        guard let digest = SHA2(name: digestName) else {
             throw SigningError(
                 .cryptoFailure, "HMAC is available with SHA-224, SHA-256, SHA-384 and SHA-512, not \(digestName)")
         }
@@ -36,9 +36,9 @@ package final class KeyedMAC: @unchecked Sendable {
         states = .allocate(byteCount: 2 * digest.stateSize, alignment: 16)
         var key = Array(secret)
         defer { key.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) } }
-        withUnsafeTemporaryAllocation(byteCount: 2 * Digest.maximumBlockSize, alignment: 16) { scratch in
+        withUnsafeTemporaryAllocation(byteCount: 2 * SHA2.maximumBlockSize, alignment: 16) { scratch in
             let block = scratch.baseAddress!
-            let pad = block + Digest.maximumBlockSize
+            let pad = block + SHA2.maximumBlockSize
             // A key longer than a block is replaced by its hash (RFC 2104 §2).
             var keyLength = key.count
             key.withUnsafeBytes { bytes in
@@ -80,7 +80,7 @@ package final class KeyedMAC: @unchecked Sendable {
         let stateSize = digest.stateSize
         // A local copy of the pointer, so that the closure does not capture (and retain) `self`.
         let states = states
-        withUnsafeTemporaryAllocation(byteCount: stateSize + Digest.maximumLength, alignment: 16) { scratch in
+        withUnsafeTemporaryAllocation(byteCount: stateSize + SHA2.maximumLength, alignment: 16) { scratch in
             let state = scratch.baseAddress!
             let inner = state + stateSize
             state.copyMemory(from: states, byteCount: stateSize)
@@ -92,76 +92,6 @@ package final class KeyedMAC: @unchecked Sendable {
             OPENSSL_cleanse(scratch.baseAddress, scratch.count)
         }
         return macLength
-    }
-
-    /// A SHA-2 digest through OpenSSL's one-digest calls (`SHA256_Init` and its siblings).
-    private enum Digest {
-        case sha224, sha256, sha384, sha512
-
-        static let maximumBlockSize = 128
-        static let maximumLength = 64
-
-        init?(name: String) {
-            switch name.uppercased() {
-            case "SHA224", "SHA2-224", "SHA-224": self = .sha224
-            case "SHA256", "SHA2-256", "SHA-256": self = .sha256
-            case "SHA384", "SHA2-384", "SHA-384": self = .sha384
-            case "SHA512", "SHA2-512", "SHA-512": self = .sha512
-            default: return nil
-            }
-        }
-
-        var length: Int {
-            switch self {
-            case .sha224: 28
-            case .sha256: 32
-            case .sha384: 48
-            case .sha512: 64
-            }
-        }
-
-        var blockSize: Int { isWide ? 128 : 64 }
-
-        var stateSize: Int { isWide ? MemoryLayout<SHA512_CTX>.size : MemoryLayout<SHA256_CTX>.size }
-
-        private var isWide: Bool { self == .sha384 || self == .sha512 }
-
-        func start(_ state: UnsafeMutableRawPointer) {
-            switch self {
-            case .sha224: _ = SHA224_Init(state.assumingMemoryBound(to: SHA256_CTX.self))
-            case .sha256: _ = SHA256_Init(state.assumingMemoryBound(to: SHA256_CTX.self))
-            case .sha384: _ = SHA384_Init(state.assumingMemoryBound(to: SHA512_CTX.self))
-            case .sha512: _ = SHA512_Init(state.assumingMemoryBound(to: SHA512_CTX.self))
-            }
-        }
-
-        func update(_ state: UnsafeMutableRawPointer, _ data: UnsafeRawBufferPointer) {
-            guard let bytes = data.baseAddress, !data.isEmpty else { return }
-            if isWide {
-                _ = SHA512_Update(state.assumingMemoryBound(to: SHA512_CTX.self), bytes, data.count)
-            } else {
-                _ = SHA256_Update(state.assumingMemoryBound(to: SHA256_CTX.self), bytes, data.count)
-            }
-        }
-
-        /// Writes the digest (``length`` bytes) to `output`.
-        func finish(_ state: UnsafeMutableRawPointer, into output: UnsafeMutableRawPointer) {
-            let bytes = output.assumingMemoryBound(to: UInt8.self)
-            switch self {
-            case .sha224: _ = SHA224_Final(bytes, state.assumingMemoryBound(to: SHA256_CTX.self))
-            case .sha256: _ = SHA256_Final(bytes, state.assumingMemoryBound(to: SHA256_CTX.self))
-            case .sha384: _ = SHA384_Final(bytes, state.assumingMemoryBound(to: SHA512_CTX.self))
-            case .sha512: _ = SHA512_Final(bytes, state.assumingMemoryBound(to: SHA512_CTX.self))
-            }
-        }
-
-        /// Hashes `data` in one go, using `state` as scratch.
-        func hash(_ data: UnsafeRawBufferPointer, state: UnsafeMutableRawPointer, into output: UnsafeMutableRawPointer)
-        {
-            start(state)
-            update(state, data)
-            finish(state, into: output)
-        }
     }
 }
 

@@ -138,7 +138,7 @@ public struct RequestSigner: Sendable {
         let digested = configuration.coversContentDigest && !(request.body?.isEmpty ?? true)
         if digested, let body = request.body {
             HTTPHeaders.replaceOrAdd(
-                HTTPHeaders.Field(name: "Content-Digest", value: try digestFieldValue(body)), in: &fields)
+                HTTPHeaders.Field(name: "Content-Digest", value: digestFieldValue(body)), in: &fields)
         }
         let plan = digested ? digestPlan : plainPlan
         let created = Int64(clock().timeIntervalSince1970.rounded(.down))
@@ -251,18 +251,16 @@ public struct RequestSigner: Sendable {
         }
         let digested = configuration.coversContentDigest && message.hasBody
         if digested, let body = message.body {
-            message.headers.replaceOrAdd(name: "Content-Digest", value: try digestFieldValue(body))
+            message.headers.replaceOrAdd(name: "Content-Digest", value: digestFieldValue(body))
         }
         let seconds = Int64((created ?? clock()).timeIntervalSince1970.rounded(.down))
         return (digested ? digestPlan : plainPlan, digested ? digestComponents : plainComponents, seconds)
     }
 
     /// The `Content-Digest` value for a body.
-    private func digestFieldValue(_ body: Data) throws(SigningError) -> String {
+    private func digestFieldValue(_ body: Data) -> String {
         let algorithm = configuration.digestAlgorithm
-        return try body.withUnsafeBytes { bytes in
-            Result { () throws(SigningError) in try ContentDigest.fieldValue(body: bytes, algorithm: algorithm) }
-        }.get()
+        return body.withUnsafeBytes { ContentDigest.fieldValue(body: $0, algorithm: algorithm) }
     }
 
     /// Adds `Signature-Input` and `Signature`, replacing a member with the same label and keeping
