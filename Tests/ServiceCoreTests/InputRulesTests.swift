@@ -114,6 +114,19 @@ struct InputRulesTests {
         #expect(!InputRules.hasControlCharacters("zero\u{200B}width"))  // a format character (Cf), not Cc
     }
 
+    /// Every scalar is a control character exactly when Unicode's property tables put it in
+    /// general category Cc.
+    @Test
+    func controlCharactersAreCategoryCc() {
+        var mismatches: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let expected = scalar.properties.generalCategory == .control
+            if InputRules.hasControlCharacters(String(scalar)) != expected { mismatches.append(value) }
+        }
+        #expect(mismatches.isEmpty, "mismatched scalars: \(mismatches.prefix(10))")
+    }
+
     @Test
     func theLimitsAreTheDocumentedOnes() {
         #expect(InputRules.maximumIdentifierBytes == 128)

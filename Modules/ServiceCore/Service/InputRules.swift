@@ -117,6 +117,14 @@ public struct InputRules: Sendable {
     ///   - value: The text.
     ///   - allowed: Control characters to accept, such as `["\n", "\t"]`.
     public static func hasControlCharacters(_ value: String, allowing allowed: Set<Unicode.Scalar> = []) -> Bool {
-        value.unicodeScalars.contains { $0.properties.generalCategory == .control && !allowed.contains($0) }
+        value.unicodeScalars.contains { isControl($0) && !allowed.contains($0) }
+    }
+
+    /// Whether the scalar is in general category Cc: U+0000-U+001F and U+007F-U+009F, a set
+    /// Unicode's stability policy fixes, so a range test gives the answer of the property
+    /// tables without looking them up.
+    @inline(__always)
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
     }
 }
