@@ -26,26 +26,21 @@ public enum ContentDigest {
         for body: some Collection<UInt8>,
         algorithm: DigestAlgorithm = .sha256
     ) throws(SigningError) -> String {
-        let digest = try algorithm.hash(body)
-        return fieldValue(digest: digest, algorithm: algorithm)
+        if let value = body.withContiguousStorageIfAvailable({
+            fieldValue(body: UnsafeRawBufferPointer($0), algorithm: algorithm)
+        }) {
+            return value
+        }
+        return Array(body).withUnsafeBytes { fieldValue(body: $0, algorithm: algorithm) }
     }
 
-    /// The field value for a digest already computed.
-    static func fieldValue(digest: [UInt8], algorithm: DigestAlgorithm) -> String {
-        digest.withUnsafeBytes { fieldValue(digest: $0, algorithm: algorithm) }
-    }
-
-    /// The field value for a digest already computed, written straight into the string.
-    static func fieldValue(digest: UnsafeRawBufferPointer, algorithm: DigestAlgorithm) -> String {
-        Base64.member(algorithm.rawValue, encoding: digest)
-    }
-
-    /// The field value for a body, hashed into a stack buffer (no intermediate array).
+    /// The field value for a body, hashed into a stack buffer and written straight into the
+    /// string (no intermediate array).
     static func fieldValue(body: UnsafeRawBufferPointer, algorithm: DigestAlgorithm) -> String {
         withUnsafeTemporaryAllocation(byteCount: SHA2.maximumLength, alignment: 8) { digest in
             algorithm.hash(body, into: digest.baseAddress!)
-            return fieldValue(
-                digest: UnsafeRawBufferPointer(rebasing: digest[..<algorithm.digestLength]), algorithm: algorithm)
+            return Base64.member(
+                algorithm.rawValue, encoding: UnsafeRawBufferPointer(rebasing: digest[..<algorithm.digestLength]))
         }
     }
 
