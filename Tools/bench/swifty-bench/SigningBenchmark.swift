@@ -4,9 +4,9 @@ import RequestSigning
 import ServiceCore
 
 /// Measures signing and verifying typical requests against the floor of raw OpenSSL calls over
-/// the same bytes (issue 4): HMAC-SHA-256 of the signature base through one reused keyed
-/// `EVP_MAC` context, plus SHA-256 of the body when there is one. Signing must cost at most 3x
-/// the floor, verifying at most 4x.
+/// the same bytes: HMAC-SHA-256 of the signature base through one reused keyed `EVP_MAC` context,
+/// plus SHA-256 of the body when there is one. Signing must cost at most 2x the floor, verifying
+/// at most 2.5x.
 enum SigningBenchmark {
     /// A virtual clock's reading in milliseconds, shared with the signer's and verifier's clock
     /// closures.
@@ -122,21 +122,27 @@ enum SigningBenchmark {
         // made at the moment they are verified, and the verifier's maximum age is 2 s, so its
         // replay guard holds about 3 000 nonces and drops one for each it records, as a server's
         // does. Each slice's requests are signed just before it, outside the timed loop, so that
-        // they are in the cache as a request a server has just read is.
+        // they are in the cache as a request a server has just read is. The timed loop moves each
+        // message out of the batch and into `verifiedBatch`: a copy (a retain of each of its
+        // strings and arrays, then a release) or its destruction is not the verifier's work.
         let ticks = TickCounter()
         let epoch = Date().timeIntervalSince1970.rounded(.down)
         let virtualNow: @Sendable () -> Date = { Date(timeIntervalSince1970: epoch + Double(ticks.value) / 1_000) }
         let batchSigner = try! RequestSigner(key: key, configuration: benchmark.signer.configuration, clock: virtualNow)
         let verifier = verifier(key: key, clock: virtualNow)
         let slice = 500
+        // In reverse order, so that taking from the end gives the earliest signature first.
         var signedBatch: [SignableMessage] = []
+        var verifiedBatch: [SignableMessage] = []
+        verifiedBatch.reserveCapacity(slice)
         func signBatch() {
             let start = ticks.value
-            signedBatch = (0..<slice).map { offset in
+            signedBatch = (0..<slice).reversed().map { offset in
                 ticks.value = start + offset
                 return received(try! batchSigner.sign(benchmark.request))
             }
             ticks.value = start
+            verifiedBatch.removeAll(keepingCapacity: true)
         }
 
         // Each round interleaves the measurements in slices of 500 operations, so that load from
@@ -171,8 +177,9 @@ enum SigningBenchmark {
                 }
                 signBatch()
                 let start = clock.now()
-                for index in 0..<slice {
-                    sink &+= try! await verifier.verify(signedBatch[index]).keyID.utf8.count
+                while let message = signedBatch.popLast() {
+                    sink &+= try! await verifier.verify(message).keyID.utf8.count
+                    verifiedBatch.append(message)
                     ticks.value += 1
                 }
                 totals[3] += clock.now() - start
@@ -194,16 +201,17 @@ enum SigningBenchmark {
                 body == nil ? "" : " + EVP_Digest SHA-256 of the body", floorMedian))
         print(
             String(
-                format: "  sign (HTTPRequest in, signed HTTPRequest out):    %7.0f ns/op  = %.2fx floor (limit 3x: %@)",
-                signMedian, signMedian / floorMedian, signMedian <= 3 * floorMedian ? "met" : "MISSED"))
+                format: "  sign (HTTPRequest in, signed HTTPRequest out):    %7.0f ns/op  = %.2fx floor (limit 2x: %@)",
+                signMedian, signMedian / floorMedian, signMedian <= 2 * floorMedian ? "met" : "MISSED"))
         print(
             String(
                 format: "  sign (prepared SignableMessage, no URL parsing):  %7.0f ns/op  = %.2fx floor",
                 median(signPrepared), median(signPrepared) / floorMedian))
         print(
             String(
-                format: "  verify (incl. replay guard):                      %7.0f ns/op  = %.2fx floor (limit 4x: %@)",
-                verifyMedian, verifyMedian / floorMedian, verifyMedian <= 4 * floorMedian ? "met" : "MISSED"))
+                format: "  verify (incl. replay guard):                      %7.0f ns/op  = %.2fx floor"
+                    + " (limit 2.5x: %@)",
+                verifyMedian, verifyMedian / floorMedian, verifyMedian <= 2.5 * floorMedian ? "met" : "MISSED"))
         print("  (verify: steady state, replay guard holding ~3 000 nonces, one dropped per one recorded)")
         print(
             String(
