@@ -294,10 +294,6 @@ package.targets += [
 // A feature module (and its tests) imports ServiceCore alone and names the HTTP and JSON types
 // through ServiceCore's typealiases; member import visibility would make every such file import
 // the targets that define them as well, so it stays off there.
-// Release builds leave out the runtime checks of exclusive access (to class properties, globals
-// and captured variables): their bookkeeping was 4-8 % of the instructions of a request through
-// swiftyd. Debug builds, which the test suite runs, keep them, so a conflicting access still
-// stops a test.
 let importsServiceCoreAlone = Set(featureModules + featureModules.map { "\($0)Tests" })
 for target in package.targets where target.type != .system {
     var settings: [SwiftSetting] = [
@@ -307,6 +303,10 @@ for target in package.targets where target.type != .system {
     if !importsServiceCoreAlone.contains(target.name) {
         settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     }
+    // Release builds leave out the runtime checks of exclusive access (to class properties,
+    // globals and captured variables): their bookkeeping was 4-8 % of the instructions of a request
+    // through swiftyd. Debug builds, which the test suite runs, keep them, so a conflicting access
+    // still stops a test.
     if target.type != .test {
         settings.append(.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)))
     }
