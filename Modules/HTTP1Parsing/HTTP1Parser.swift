@@ -59,6 +59,24 @@ package final class HTTP1Parser {
         Unmanaged<Owner>.fromOpaque(parser!.pointee.data).takeUnretainedValue()
     }
 
+    /// Clears http-parser's mark that the message uses Transfer-Encoding unless a field of
+    /// exactly that name was read; call it from `on_header_value`, when the field's name is
+    /// complete.
+    ///
+    /// http-parser 2.9 sets the mark as soon as a field's name begins with `transfer-encoding`,
+    /// so an unknown field such as `Transfer-Encodingx` made it refuse a `Content-Length`, and a
+    /// request without a body.
+    /// - Parameters:
+    ///   - parser: The parser the callback was given.
+    ///   - wasRead: Whether the message has a field named `Transfer-Encoding`, the current one
+    ///     included; asked only when the mark is set.
+    package static func settleTransferEncoding(
+        _ parser: UnsafeMutablePointer<http_parser>?, wasRead: () -> Bool
+    ) {
+        guard let parser, parser.pointee.uses_transfer_encoding == 1, !wasRead() else { return }
+        parser.pointee.uses_transfer_encoding = 0
+    }
+
     /// The bytes a data callback was handed.
     package static func bytes(_ at: UnsafePointer<CChar>?, _ length: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: at, count: at == nil ? 0 : length)

@@ -34,6 +34,9 @@ enum HTTP1ResponseParser {
         }
         value.on_header_value = { parser, at, length in
             let connection = HTTP1ResponseParser.connection(parser)
+            if !connection.inValue {
+                HTTP1Parser.settleTransferEncoding(parser) { connection.hasTransferEncoding }
+            }
             connection.inValue = true
             return connection.appendHead(at, length, toValue: true)
         }

@@ -316,6 +316,9 @@ struct HTTP1TransportTests {
         ("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end", "until the end", false),
         ("HTTP/1.0 200 OK\r\nContent-Length: 3\r\n\r\nold", "old", false),
         ("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nnext", "next", true),
+        // Fields whose names begin with `transfer-encoding` are not that field.
+        ("HTTP/1.1 200 OK\r\nTransfer-Encodingx: y\r\nContent-Length: 5\r\n\r\nhello", "hello", true),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTRANSFER-ENCODING-NOTE:\r\n\r\nhi", "hi", true),
     ])
     func readsEveryBodyFraming(_ answer: String, _ expected: String, _ reusable: Bool) async throws {
         // Every connection runs the script: one that may not be kept answers once and closes.
@@ -334,6 +337,24 @@ struct HTTP1TransportTests {
             #expect(bodies == [expected, expected])
             // A connection is kept only when the answer allows it.
             #expect(server.connectionCount == (reusable ? 1 : 2))
+        }
+    }
+
+    @Test func transferEncodingWithContentLengthIsRefused() async throws {
+        // The field of exactly this name still marks the answer, whatever other fields say.
+        let answer =
+            "HTTP/1.1 200 OK\r\nTransfer-Encodingx: y\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\nhi"
+        try await ScriptedSocketServer.withServer(script: [.readRequest, .send(answer), .close]) { server in
+            let url = server.baseURL.appendingPathComponent("smuggled")
+            let message = try await onLoop { transport, _ -> String? in
+                do {
+                    _ = try await transport.send(Self.get(url))
+                    return nil
+                } catch let error as TransportError {
+                    return error.message
+                }
+            }
+            #expect(message?.contains("HPE_UNEXPECTED_CONTENT_LENGTH") == true, "\(message ?? "answered")")
         }
     }
 

@@ -85,6 +85,22 @@ struct RequestValidationTests {
         }
     }
 
+    /// http-parser marks a message as using Transfer-Encoding as soon as a field's name begins
+    /// with `transfer-encoding`; only the field of exactly that name frames a request.
+    @Test(arguments: [
+        ("GET /a HTTP/1.1\r\nHost: x\r\nTransfer-Encodingx: y\r\n\r\n", ""),
+        ("POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding-Note: y\r\nContent-Length: 3\r\n\r\nabc", "abc"),
+        ("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTRANSFER-ENCODINGS:\r\n\r\nabc", "abc"),
+    ])
+    func fieldsNamedLikeTransferEncodingDoNotFrame(_ head: String, _ body: String) async throws {
+        try await withServer(handler: echoHandler) { server in
+            let response = try await exchange(port: server.port, head)
+            #expect(response.status == 200)
+            let echo = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+            #expect(echo?["body"] as? String == body)
+        }
+    }
+
     @Test func http10WithoutHostIsServed() async throws {
         try await withServer(handler: echoHandler) { server in
             let response = try await exchange(port: server.port, "GET /old HTTP/1.0\r\n\r\n")

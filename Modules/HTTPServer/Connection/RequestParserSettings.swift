@@ -48,6 +48,9 @@ enum RequestParserSettings {
         }
         value.on_header_value = { parser, at, length in
             let connection = RequestParserSettings.connection(parser)
+            if !connection.request.inValue {
+                HTTP1Parser.settleTransferEncoding(parser) { connection.request.hasTransferEncoding }
+            }
             connection.request.inValue = true
             connection.request.value.append(contentsOf: RequestParserSettings.bytes(at, length))
             return connection.countFieldBytes(length)
