@@ -95,7 +95,7 @@ package.targets += [
         path: "Modules/CHTTPParser",
         providers: [.apt(["libhttp-parser-dev"])]
     ),
-    .target(name: "HTTP1Parsing", dependencies: ["CHTTPParser"], path: "Modules/HTTP1Parsing"),
+    .target(name: "HTTP1Parsing", dependencies: ["CHTTPParser", "HTTPTypes"], path: "Modules/HTTP1Parsing"),
     .target(
         name: "HTTP1Transport",
         dependencies: [

@@ -1,4 +1,5 @@
 package import CHTTPParser
+import HTTPTypes
 
 /// One http-parser state (Debian's `libhttp-parser-dev`), allocated once for a connection, and
 /// the glue its callbacks share: finding their owner, reading the bytes they are handed,
@@ -59,22 +60,37 @@ package final class HTTP1Parser {
         Unmanaged<Owner>.fromOpaque(parser!.pointee.data).takeUnretainedValue()
     }
 
-    /// Clears http-parser's mark that the message uses Transfer-Encoding unless a field of
-    /// exactly that name was read; call it from `on_header_value`, when the field's name is
-    /// complete.
+    /// Puts back what http-parser knows of a message's `Transfer-Encoding` fields after a field
+    /// whose name only begins with `transfer-encoding`; call it from `on_header_value`, when the
+    /// field's name is complete.
     ///
-    /// http-parser 2.9 sets the mark as soon as a field's name begins with `transfer-encoding`,
-    /// so an unknown field such as `Transfer-Encodingx` made it refuse a `Content-Length`, and a
-    /// request without a body.
+    /// http-parser 2.9 takes such a field (`Transfer-Encodingx`) for a `Transfer-Encoding` one:
+    /// it marks the message as using a transfer coding, so that a `Content-Length`, or a request
+    /// without a body, is refused, and forgets that an earlier field ended with `chunked`, so that
+    /// the body is read until the peer closes.
     /// - Parameters:
     ///   - parser: The parser the callback was given.
-    ///   - wasRead: Whether the message has a field named `Transfer-Encoding`, the current one
-    ///     included; asked only when the mark is set.
+    ///   - name: The current field's name.
+    ///   - earlierValues: The values of the fields named exactly `Transfer-Encoding` so far, in
+    ///     order; asked only when the current field is such a one.
     package static func settleTransferEncoding(
-        _ parser: UnsafeMutablePointer<http_parser>?, wasRead: () -> Bool
+        _ parser: UnsafeMutablePointer<http_parser>?,
+        name: UnsafeRawBufferPointer,
+        earlierValues: () -> [String]
     ) {
-        guard let parser, parser.pointee.uses_transfer_encoding == 1, !wasRead() else { return }
-        parser.pointee.uses_transfer_encoding = 0
+        let prefix: StaticString = "transfer-encoding"
+        guard let parser, parser.pointee.uses_transfer_encoding == 1, name.count > prefix.utf8CodeUnitCount,
+            ASCIICaseInsensitive.equal(UnsafeRawBufferPointer(rebasing: name[..<prefix.utf8CodeUnitCount]), prefix)
+        else { return }
+        let values = earlierValues()
+        parser.pointee.uses_transfer_encoding = values.isEmpty ? 0 : 1
+        // As http-parser reads it: the last field's last coding, spaces aside.
+        var coding = values.last?.split(separator: ",", omittingEmptySubsequences: false).last ?? ""
+        while let first = coding.first, first == " " || first == "\t" { coding.removeFirst() }
+        while let last = coding.last, last == " " || last == "\t" { coding.removeLast() }
+        let flag = UInt32(F_CHUNKED.rawValue)
+        let flags = parser.pointee.flags
+        parser.pointee.flags = coding.lowercased() == "chunked" ? flags | flag : flags & ~flag
     }
 
     /// The bytes a data callback was handed.

@@ -54,11 +54,6 @@ final class HTTP1Connection {
     var name: [UInt8] = []
     var value: [UInt8] = []
     var inValue = false
-    /// Whether the answer has a field named `Transfer-Encoding`, the one being read included.
-    var hasTransferEncoding: Bool {
-        name.withUnsafeBytes { ASCIICaseInsensitive.equal($0, "transfer-encoding") }
-            || fields.contains { $0.name.equalsIgnoringASCIICase("transfer-encoding") }
-    }
     var body = Data()
     /// Set when an interim (1xx) answer's head is complete: its end starts the next answer.
     var interim = false

@@ -34,8 +34,13 @@ enum HTTP1ResponseParser {
         }
         value.on_header_value = { parser, at, length in
             let connection = HTTP1ResponseParser.connection(parser)
-            if !connection.inValue {
-                HTTP1Parser.settleTransferEncoding(parser) { connection.hasTransferEncoding }
+            // Only an answer marked as using a transfer coding can need it.
+            if !connection.inValue, parser?.pointee.uses_transfer_encoding == 1 {
+                connection.name.withUnsafeBytes { name in
+                    HTTP1Parser.settleTransferEncoding(parser, name: name) {
+                        connection.fields.filter { $0.name.equalsIgnoringASCIICase("transfer-encoding") }.map(\.value)
+                    }
+                }
             }
             connection.inValue = true
             return connection.appendHead(at, length, toValue: true)

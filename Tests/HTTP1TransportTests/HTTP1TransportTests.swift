@@ -319,6 +319,10 @@ struct HTTP1TransportTests {
         // Fields whose names begin with `transfer-encoding` are not that field.
         ("HTTP/1.1 200 OK\r\nTransfer-Encodingx: y\r\nContent-Length: 5\r\n\r\nhello", "hello", true),
         ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTRANSFER-ENCODING-NOTE:\r\n\r\nhi", "hi", true),
+        (
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nTransfer-Encodings: y\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+            "ok", true
+        ),
     ])
     func readsEveryBodyFraming(_ answer: String, _ expected: String, _ reusable: Bool) async throws {
         // Every connection runs the script: one that may not be kept answers once and closes.

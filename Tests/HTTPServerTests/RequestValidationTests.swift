@@ -91,6 +91,10 @@ struct RequestValidationTests {
         ("GET /a HTTP/1.1\r\nHost: x\r\nTransfer-Encodingx: y\r\n\r\n", ""),
         ("POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding-Note: y\r\nContent-Length: 3\r\n\r\nabc", "abc"),
         ("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTRANSFER-ENCODINGS:\r\n\r\nabc", "abc"),
+        (
+            "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding-Note: y\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+            "abc"
+        ),
     ])
     func fieldsNamedLikeTransferEncodingDoNotFrame(_ head: String, _ body: String) async throws {
         try await withServer(handler: echoHandler) { server in

@@ -48,8 +48,11 @@ enum RequestParserSettings {
         }
         value.on_header_value = { parser, at, length in
             let connection = RequestParserSettings.connection(parser)
-            if !connection.request.inValue {
-                HTTP1Parser.settleTransferEncoding(parser) { connection.request.hasTransferEncoding }
+            // Only a message marked as using a transfer coding can need it.
+            if !connection.request.inValue, parser?.pointee.uses_transfer_encoding == 1 {
+                connection.request.name.withUnsafeBytes { name in
+                    HTTP1Parser.settleTransferEncoding(parser, name: name) { connection.request.transferCodings }
+                }
             }
             connection.request.inValue = true
             connection.request.value.append(contentsOf: RequestParserSettings.bytes(at, length))

@@ -22,8 +22,6 @@ struct RequestParts {
     var contentLengthCount = 0
     var contentLength: [UInt8] = []
     var transferCodings: [String] = []
-    /// Whether a field named `Transfer-Encoding` was read, the one being read included.
-    var hasTransferEncoding: Bool { !transferCodings.isEmpty || Self.equals(name, "transfer-encoding") }
     var expect: String?
     var body = Data()
 
