@@ -134,7 +134,8 @@ public struct RequestSigner: Sendable {
         // so that adding them neither copies the request's array nor grows this one.
         var fields: [HTTPHeaders.Field] = []
         fields.reserveCapacity(request.headers.count + 3)
-        fields.append(contentsOf: request.headers.fields)
+        // From a buffer: appending the array itself would count a reference to it.
+        request.headers.fields.withUnsafeBufferPointer { fields.append(contentsOf: $0) }
         let digested = configuration.coversContentDigest && !(request.body?.isEmpty ?? true)
         if digested, let body = request.body {
             HTTPHeaders.replaceOrAdd(
@@ -142,23 +143,25 @@ public struct RequestSigner: Sendable {
         }
         let plan = digested ? digestPlan : plainPlan
         let created = Int64(clock().timeIntervalSince1970.rounded(.down))
-        // The headers value lives only for this call, so `fields` is again uniquely held after it.
-        let signature = try signatureFields(request, headers: HTTPHeaders(fields), plan: plan, created: created)
-        Self.setFields(input: signature.input, signature: signature.signature, label: configuration.label, in: &fields)
+        // The signature strings are moved into the fields, not copied.
+        let (input, signature) = try fields.withUnsafeBufferPointer { (fields) throws(SigningError) in
+            try signatureFields(request, fields: fields, plan: plan, created: created)
+        }
+        Self.setFields(input: input, signature: signature, label: configuration.label, in: &fields)
         return request.replacingHeaders(HTTPHeaders(fields))
     }
 
-    /// The `Signature-Input` and `Signature` values for a request whose fields are `headers`.
+    /// The `Signature-Input` and `Signature` values for a request whose fields are `fields`.
     private func signatureFields(
         _ request: HTTPRequest,
-        headers: HTTPHeaders,
+        fields: UnsafeBufferPointer<HTTPHeaders.Field>,
         plan: Plan,
         created: Int64
-    ) throws(SigningError) -> RequestSigningCore.Signed {
+    ) throws(SigningError) -> (input: String, signature: String) {
         var message: SignableMessage?
         if plan.needsMessage {
             var withFields = request
-            withFields.headers = headers
+            withFields.headers = HTTPHeaders(Array(fields))
             message = try SignableMessage(withFields)
         }
         let core = core
@@ -177,11 +180,15 @@ public struct RequestSigner: Sendable {
                     query: uri.query.map { UnsafeBufferPointer(rebasing: url[$0]) }, requestTarget: nil,
                     isResponse: false, urlIsVisible: true)
                 return core.sign(
-                    plan, parts: parts, headers: headers, message: message, created: created, nonce: nil,
+                    plan, parts: parts, fields: fields, message: message, created: created, nonce: nil,
                     returningNonce: false)
             }
         }
-        return try outcome.get()
+        // A switch moves the strings out; `get()` would copy them.
+        switch consume outcome {
+        case .success(let signed): return (signed.input, signed.signature)
+        case .failure(let error): throw error
+        }
     }
 
     /// Signs a message in place and returns what was signed.
@@ -202,9 +209,11 @@ public struct RequestSigner: Sendable {
         let signing = message
         let core = core
         let fields = try signing.withParts { parts in
-            core.sign(
-                plan, parts: parts, headers: signing.headers, message: signing, created: seconds, nonce: nonce,
-                returningNonce: true)
+            signing.headers.fields.withUnsafeBufferPointer { fields in
+                core.sign(
+                    plan, parts: parts, fields: fields, message: signing, created: seconds, nonce: nonce,
+                    returningNonce: true)
+            }
         }.get()
         Self.setFields(
             input: fields.input, signature: fields.signature, label: configuration.label, in: &message.headers)
@@ -226,10 +235,12 @@ public struct RequestSigner: Sendable {
         let signing = message
         let core = core
         let bytes = try signing.withParts { parts -> Result<[UInt8], SigningError> in
-            core.withBase(
-                plan, parts: parts, headers: signing.headers, message: signing, created: seconds, nonce: nonce
-            ) {
-                base, _ in Array(base)
+            signing.headers.fields.withUnsafeBufferPointer { fields in
+                core.withBase(
+                    plan, parts: parts, fields: fields, message: signing, created: seconds, nonce: nonce
+                ) {
+                    base, _ in Array(base)
+                }
             }
         }.get()
         return SignatureBase(bytes: bytes)
@@ -274,7 +285,9 @@ public struct RequestSigner: Sendable {
     }
 
     /// ``setFields(input:signature:label:in:)`` on a list of fields being built.
-    static func setFields(input: String, signature: String, label: String, in fields: inout [HTTPHeaders.Field]) {
+    static func setFields(
+        input: consuming String, signature: consuming String, label: String, in fields: inout [HTTPHeaders.Field]
+    ) {
         let existing = fields.withUnsafeBufferPointer { MessageText.signatureFieldIndices(in: $0) }
         if existing.input < 0 && existing.signature < 0 {
             fields.reserveCapacity(fields.count + 2)

@@ -1,3 +1,4 @@
+import HTTPTypes
 import ServiceCore
 
 /// What ``RequestSigner`` reads when it signs, in one shared object: the closures that build a
@@ -45,13 +46,13 @@ final class RequestSigningCore: Sendable {
     func sign(
         _ plan: Plan,
         parts: RequestParts,
-        headers: HTTPHeaders,
+        fields: UnsafeBufferPointer<HTTPHeaders.Field>,
         message: SignableMessage?,
         created: Int64,
         nonce: String?,
         returningNonce: Bool
     ) -> Result<Signed, SigningError> {
-        withBase(plan, parts: parts, headers: headers, message: message, created: created, nonce: nonce) {
+        withBase(plan, parts: parts, fields: fields, message: message, created: created, nonce: nonce) {
             base, layout in
             signatureFields(
                 base: base, inner: UnsafeBufferPointer(rebasing: base[layout.inner...]),
@@ -70,7 +71,7 @@ final class RequestSigningCore: Sendable {
     func withBase<R>(
         _ plan: Plan,
         parts: RequestParts,
-        headers: HTTPHeaders,
+        fields: UnsafeBufferPointer<HTTPHeaders.Field>,
         message: SignableMessage?,
         created: Int64,
         nonce: String?,
@@ -78,7 +79,7 @@ final class RequestSigningCore: Sendable {
     ) -> Result<R, SigningError> {
         withUnsafeTemporaryAllocation(byteCount: 1_024, alignment: 16) { buffer in
             var base = ByteWriter(buffer)
-            if let problem = Self.writeLines(plan, parts: parts, headers: headers, message: message, to: &base) {
+            if let problem = Self.writeLines(plan, parts: parts, fields: fields, message: message, to: &base) {
                 return .failure(problem)
             }
             base.append("\"@signature-params\": ")
@@ -97,7 +98,7 @@ final class RequestSigningCore: Sendable {
     private static func writeLines(
         _ plan: Plan,
         parts: RequestParts,
-        headers: HTTPHeaders,
+        fields: UnsafeBufferPointer<HTTPHeaders.Field>,
         message: SignableMessage?,
         to base: inout ByteWriter
     ) -> SigningError? {
@@ -110,7 +111,7 @@ final class RequestSigningCore: Sendable {
                     problem = parts.writeDerived(step.derived, to: &base)
                 case .field:
                     problem = SignableMessage.appendField(
-                        UnsafeBufferPointer(rebasing: table[step.name]), in: headers, to: &base)
+                        UnsafeBufferPointer(rebasing: table[step.name]), in: fields, to: &base)
                 case .other:
                     problem = writeOther(plan.others[step.name.lowerBound], message, to: &base)
                 }

@@ -15,6 +15,15 @@ extension SignableMessage {
     static func appendField(_ name: UnsafeBufferPointer<UInt8>, in fields: HTTPHeaders, to writer: inout ByteWriter)
         -> SigningError?
     {
+        fields.fields.withUnsafeBufferPointer { fields in appendField(name, in: fields, to: &writer) }
+    }
+
+    /// ``appendField(_:in:to:)-(_,HTTPHeaders,_)`` on the fields as they lie in an array.
+    static func appendField(
+        _ name: UnsafeBufferPointer<UInt8>,
+        in fields: UnsafeBufferPointer<HTTPHeaders.Field>,
+        to writer: inout ByteWriter
+    ) -> SigningError? {
         switch writeField(name, in: fields, to: &writer) {
         case .appended:
             return nil

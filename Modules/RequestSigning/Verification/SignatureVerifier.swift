@@ -154,48 +154,52 @@ public final class SignatureVerifier: Sendable {
         let now = clock()
         let checked = try check(message, now: now)
         let label = checked.label ?? configuration.label ?? ""
-        let key = keys[checked.keyIndex]
+        // The key's fields are read where they are: a copy of the key would count a reference.
+        let keyIndex = checked.keyIndex
         // The strings of the result, made once here rather than carried through the checks.
         let inputField = checked.joinedInput ?? message.headers.fields[checked.inputIndex].value
-        let verified: VerifiedSignature
-        if let nonceInField = checked.nonceInField {
-            verified = VerifiedSignature(
-                label: label, keyID: key.id, module: key.tag, created: checked.created, expires: checked.expires,
-                nonceInField: nonceInField, signatureInputField: inputField)
-        } else {
-            verified = VerifiedSignature(
-                label: label, keyID: key.id, module: key.tag, created: checked.created, expires: checked.expires,
-                nonce: checked.nonceText, signatureInputField: inputField)
-        }
-        let nonce: ReplayNonce
+        let nonce: ReplayNonce?
         if let packed = checked.packedNonce {
             nonce = ReplayNonce(packed: packed)
-        } else if let text = verified.nonce {
+        } else if let text = checked.nonceText
+            ?? checked.nonceInField.map({ VerifiedSignature.text(in: inputField, at: $0) })
+        {
             // Escaped, or too long to pack.
-            nonce = ReplayNonce(keyID: key.id, nonce: text)
+            nonce = ReplayNonce(keyID: keys[keyIndex].id, nonce: text)
         } else {
-            return verified
+            nonce = nil
         }
-        // The last second the signature is acceptable, plus the fraction `now` may be past it.
-        let rememberUntil = Date(timeIntervalSince1970: TimeInterval(checked.acceptableUntil + 1))
-        let result = await replayGuard.checkAndRemember(nonce, expiresAt: rememberUntil, now: now)
-        switch result {
-        case .fresh:
-            return verified
-        case .replayed:
-            throw SignatureVerificationError(
-                .replayedNonce, "the nonce was already used with this key; a request cannot be sent twice",
-                label: label, keyID: key.id)
-        case .capacityExceeded:
-            throw SignatureVerificationError(
-                .replayGuardFull, "the replay guard is full of unexpired nonces and refuses new ones",
-                label: label, keyID: key.id)
-        case .storeUnavailable(let reason):
-            throw SignatureVerificationError(
-                .replayStoreUnavailable,
-                "the nonce could not be checked, so the request is refused: \(reason)",
-                label: label, keyID: key.id)
+        if let nonce {
+            // The last second the signature is acceptable, plus the fraction `now` may be past it.
+            let rememberUntil = Date(timeIntervalSince1970: TimeInterval(checked.acceptableUntil + 1))
+            switch await replayGuard.checkAndRemember(nonce, expiresAt: rememberUntil, now: now) {
+            case .fresh:
+                break
+            case .replayed:
+                throw SignatureVerificationError(
+                    .replayedNonce, "the nonce was already used with this key; a request cannot be sent twice",
+                    label: label, keyID: keys[keyIndex].id)
+            case .capacityExceeded:
+                throw SignatureVerificationError(
+                    .replayGuardFull, "the replay guard is full of unexpired nonces and refuses new ones",
+                    label: label, keyID: keys[keyIndex].id)
+            case .storeUnavailable(let reason):
+                throw SignatureVerificationError(
+                    .replayStoreUnavailable,
+                    "the nonce could not be checked, so the request is refused: \(reason)",
+                    label: label, keyID: keys[keyIndex].id)
+            }
         }
+        // Built last, in the value returned: one made before the guard's call would be copied
+        // out of the suspended call's frame.
+        if let nonceInField = checked.nonceInField {
+            return VerifiedSignature(
+                label: label, keyID: keys[keyIndex].id, module: keys[keyIndex].tag, created: checked.created,
+                expires: checked.expires, nonceInField: nonceInField, signatureInputField: inputField)
+        }
+        return VerifiedSignature(
+            label: label, keyID: keys[keyIndex].id, module: keys[keyIndex].tag, created: checked.created,
+            expires: checked.expires, nonce: checked.nonceText, signatureInputField: inputField)
     }
 
     /// The signature base the verifier rebuilds for the message's signature (for debugging a

@@ -14,10 +14,7 @@ public struct VerifiedSignature: Sendable, Equatable {
     public var nonce: String? {
         get {
             guard let nonceInField else { return nonceText }
-            let utf8 = signatureInputField.utf8
-            let start = utf8.index(utf8.startIndex, offsetBy: nonceInField.lowerBound)
-            let end = utf8.index(start, offsetBy: nonceInField.count)
-            return String(decoding: utf8[start..<end], as: UTF8.self)
+            return Self.text(in: signatureInputField, at: nonceInField)
         }
         set {
             nonceText = newValue
@@ -75,6 +72,13 @@ public struct VerifiedSignature: Sendable, Equatable {
         self.nonceText = nil
         self.nonceInField = nonceInField
         self.signatureInputField = signatureInputField
+    }
+
+    /// The text at `range` (UTF-8 offsets) of `field`.
+    static func text(in field: String, at range: Range<Int>) -> String {
+        let utf8 = field.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return String(decoding: utf8[start..<utf8.index(start, offsetBy: range.count)], as: UTF8.self)
     }
 
     /// Whether two results agree in every public property.
