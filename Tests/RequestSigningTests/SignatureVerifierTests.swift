@@ -203,6 +203,18 @@ struct SignatureVerifierTests {
         _ = try await verifier.verify(try signedPost())
     }
 
+    /// A nonce with escapes, or too long to pack beside the key id, reaches the guard as text:
+    /// it is reported as sent and recorded, so its replay is refused too.
+    @Test(arguments: ["a\"quoted\\nonce", String(repeating: "n", count: 60), "plain-nonce"])
+    func everyNonceIsRecorded(nonce: String) async throws {
+        var message = try Fixtures.received(Fixtures.postRequest())
+        try Fixtures.signer().sign(&message, nonce: nonce)
+        let verifier = try Fixtures.verifier()
+        let verified = try await verifier.verify(message)
+        #expect(verified.nonce == nonce)
+        try await expectRejection(.replayedNonce, message, verifier: verifier)
+    }
+
     @Test func aFullReplayGuardFailsClosed() async throws {
         let verifier = try Fixtures.verifier(replayGuard: InMemoryReplayGuard(capacity: 1))
         _ = try await verifier.verify(try signedPost())
