@@ -90,7 +90,7 @@ package final class HTTP1Parser {
         while let last = coding.last, last == " " || last == "\t" { coding.removeLast() }
         let flag = UInt32(F_CHUNKED.rawValue)
         let flags = parser.pointee.flags
-        parser.pointee.flags = coding.lowercased() == "chunked" ? flags | flag : flags & ~flag
+        parser.pointee.flags = String(coding).equalsIgnoringASCIICase("chunked") ? flags | flag : flags & ~flag
     }
 
     /// The bytes a data callback was handed.
